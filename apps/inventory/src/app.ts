@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url';
+import {
+  createLockStore,
+  createServiceApp,
+  createTokenService,
+  installRequestGuards,
+  openDatabase,
+  type Database,
+  type FastifyServerOptionsLogger,
+  type LockStore,
+} from '@wms/platform';
+import type { InventoryConfig } from './config.js';
+import type { InventoryDeps, InventoryFastify } from './app-types.js';
+import { bootstrapInventory, type BootstrapResult } from './bootstrap.js';
+import { createActorLoader } from './modules/identity/actor-loader.js';
+import { registerIdentityRoutes } from './modules/identity/routes.js';
+import { registerMaterialRoutes } from './modules/materials/routes.js';
+import { registerStockRoutes } from './modules/stock/routes.js';
+
+export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
+export const INVENTORY_AUDIENCE = 'inventory';
+
+export interface BuildOptions {
+  logger?: FastifyServerOptionsLogger;
+  /** Replaces the lock store chosen from REDIS_URL (tests inject an unreachable one). */
+  locks?: LockStore;
+}
+
+export interface InventoryApp {
+  app: InventoryFastify;
+  deps: InventoryDeps;
+  bootstrap: BootstrapResult;
+  close(): Promise<void>;
+}
+
+/** Builds the inventory service: database (migrated), bootstrap, guards and every module's routes. */
+export async function buildInventoryApp(config: InventoryConfig, options: BuildOptions = {}): Promise<InventoryApp> {
+  const database: Database = await openDatabase({ url: config.databaseUrl, migrationsFolder: INVENTORY_MIGRATIONS });
+  const locks = options.locks ?? createLockStore(config.redisUrl);
+  try {
+    const bootstrap = await bootstrapInventory(database, { username: config.adminUsername, password: config.adminPassword });
+    const tokens = createTokenService(config.jwtSecret, INVENTORY_AUDIENCE);
+    const deps: InventoryDeps = { config, database, tokens, locks };
+    const app = (await createServiceApp({
+      title: '库存与仓储服务 (Inventory service)',
+      description: '物料、库存、出库、借用、退货、报废、盘点、采购与审计。错误体为 { msg, code }。',
+      validationStatus: 400,
+      logger: options.logger,
+      exposeStackTraces: config.nodeEnv === 'development' && process.env.EXPOSE_STACK === '1',
+      health: () => database.ping(),
+    })) as unknown as InventoryFastify;
+    installRequestGuards(app, { tokens, loadActor: createActorLoader(database), locks });
+    registerIdentityRoutes(app, deps);
+    registerMaterialRoutes(app, deps);
+    registerStockRoutes(app, deps);
+    await app.ready();
+    let closed = false;
+    return {
+      app,
+      deps,
+      bootstrap,
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await locks.close();
+        await database.close();
+      },
+    };
+  } catch (err) {
+    await locks.close();
+    await database.close();
+    throw err;
+  }
+}

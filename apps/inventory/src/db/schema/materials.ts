@@ -1,0 +1,27 @@
+import { index, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Material master record; `id` is the spec's base_id. The company of a stock row is its material's. */
+export const materials = pgTable(
+  'materials',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    specModel: text('spec_model').notNull().default(''),
+    category: text('category').notNull(),
+    unit: text('unit').notNull().default(''),
+    companyName: text('company_name').notNull(),
+    purchaseLink: text('purchase_link'),
+    referencePrice: numeric('reference_price', { precision: 10, scale: 2 }),
+    productImageRemark: text('product_image_remark'),
+    manualLinkRemark: text('manual_link_remark'),
+    remark: text('remark'),
+    redThreshold: numeric('red_threshold'),
+    yellowThreshold: numeric('yellow_threshold'),
+    targetThreshold: numeric('target_threshold'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('materials_company_category_idx').on(t.companyName, t.category)],
+);
+
+export type MaterialRow = typeof materials.$inferSelect;

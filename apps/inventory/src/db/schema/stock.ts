@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import { check, date, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { materials } from './materials.js';
+
+export const STOCK_KINDS = ['stock_buy', 'stock_semi', 'stock_product'] as const;
+export type StockKind = (typeof STOCK_KINDS)[number];
+
+export const STOCK_STATUSES = ['在库', '冻结', '不良品'] as const;
+export type StockStatus = (typeof STOCK_STATUSES)[number];
+
+/**
+ * The three stock kinds (purchased parts, semi-finished goods, finished products) live in one table
+ * with a `source_table` column: one id space, one unique sku index across all kinds, and one place
+ * for the quantity invariant. See docs/decisions.md.
+ */
+export const stockRows = pgTable(
+  'stock_rows',
+  {
+    id: serial('id').primaryKey(),
+    sourceTable: text('source_table').notNull().$type<StockKind>(),
+    sku: text('sku').notNull(),
+    baseId: integer('base_id')
+      .notNull()
+      .references(() => materials.id, { onDelete: 'restrict' }),
+    stockQuantity: numeric('stock_quantity').notNull(),
+    availableQuantity: numeric('available_quantity').notNull(),
+    inQuantity: numeric('in_quantity').notNull(),
+    status: text('status').notNull().default('在库').$type<StockStatus>(),
+    warehouseLocation: text('warehouse_location').notNull().default(''),
+    batchNumber: text('batch_number'),
+    serialNumber: text('serial_number'),
+    inDate: date('in_date'),
+    productionDate: date('production_date'),
+    requestId: integer('request_id'),
+    unitCost: numeric('unit_cost', { precision: 12, scale: 2 }),
+    remark: text('remark'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('stock_rows_sku_unique').on(t.sku),
+    index('stock_rows_base_status_idx').on(t.baseId, t.status),
+    check('stock_rows_available_range', sql`${t.availableQuantity} >= 0 AND ${t.availableQuantity} <= ${t.stockQuantity}`),
+    check('stock_rows_quantities_positive', sql`${t.stockQuantity} >= 0 AND ${t.inQuantity} > 0`),
+    check('stock_rows_kind', sql`${t.sourceTable} IN ('stock_buy', 'stock_semi', 'stock_product')`),
+    check('stock_rows_status', sql`${t.status} IN ('在库', '冻结', '不良品')`),
+    check('stock_rows_product_has_no_batch', sql`${t.sourceTable} <> 'stock_product' OR ${t.batchNumber} IS NULL`),
+  ],
+);
+
+export type StockRow = typeof stockRows.$inferSelect;

@@ -1,0 +1,119 @@
+import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import {
+  AppError,
+  companyCondition,
+  forbidden,
+  hashPassword,
+  isCrossDomain,
+  isSuperAdmin,
+  likePattern,
+  notFound,
+  pageOf,
+  pagingOf,
+  type Tx,
+  type UseCaseContext,
+} from '@wms/platform';
+import { users } from '../../db/schema/index.js';
+import { companyForCreate } from './company-rules.js';
+import { toUserView } from './user-mapper.js';
+import type { CreateUserBody, UpdateUserBody, UserListQuery } from './schemas.js';
+
+export async function listUsers(ctx: UseCaseContext, query: UserListQuery) {
+  const paging = pagingOf(query);
+  const conditions: (SQL | undefined)[] = [companyCondition(ctx.scope(query.company), users.companyName)];
+  if (query.keyword) {
+    const pattern = likePattern(query.keyword);
+    conditions.push(or(ilike(users.username, pattern), ilike(users.name, pattern)));
+  }
+  if (query.role) conditions.push(eq(users.role, query.role));
+  if (query.active !== undefined) conditions.push(eq(users.active, query.active));
+  const where = and(...conditions);
+  return ctx.read(async (q) => {
+    const rows = await q.select().from(users).where(where).orderBy(asc(users.id)).limit(paging.limit).offset(paging.offset);
+    const [total] = await q.select({ n: count() }).from(users).where(where);
+    return pageOf(rows.map(toUserView), total?.n ?? 0, paging);
+  });
+}
+
+/** Only a SUPER_ADMIN can hand out SUPER_ADMIN: otherwise user management would be an escalation path. */
+function assertMayAssignRole(ctx: UseCaseContext, role: string | undefined) {
+  if (role === 'SUPER_ADMIN' && !isSuperAdmin(ctx.actor)) throw forbidden('只有超级管理员可以授予超级管理员角色');
+}
+
+async function insertUser(ctx: UseCaseContext, tx: Tx, input: CreateUserBody) {
+  assertMayAssignRole(ctx, input.role);
+  const [row] = await tx
+    .insert(users)
+    .values({
+      username: input.username,
+      passwordHash: await hashPassword(input.password),
+      name: input.name,
+      role: input.role,
+      companyName: companyForCreate(ctx.actor, input.company_name),
+      email: input.email ?? null,
+      active: input.active ?? true,
+    })
+    .onConflictDoNothing({ target: users.username })
+    .returning();
+  if (!row) throw new AppError('DUPLICATE', `用户名 ${input.username} 已存在`, { username: input.username });
+  return toUserView(row);
+}
+
+export function createUser(ctx: UseCaseContext, input: CreateUserBody) {
+  return ctx.transaction((tx) => insertUser(ctx, tx, input));
+}
+
+/** All or nothing: one bad or duplicate row leaves the whole batch unwritten and names the row. */
+export async function createUsersInBatch(ctx: UseCaseContext, input: { users: CreateUserBody[] }) {
+  const seen = new Set<string>();
+  for (const user of input.users) {
+    if (seen.has(user.username)) throw new AppError('DUPLICATE', `批量数据中用户名 ${user.username} 重复`, { username: user.username });
+    seen.add(user.username);
+  }
+  const created = await ctx.transaction(async (tx) => {
+    const rows = [];
+    for (const user of input.users) rows.push(await insertUser(ctx, tx, user));
+    return rows;
+  });
+  return { created, count: created.length };
+}
+
+export async function updateUser(ctx: UseCaseContext, userId: number, input: UpdateUserBody) {
+  assertMayAssignRole(ctx, input.role);
+  if (input.company_name !== undefined && !isCrossDomain(ctx.actor)) {
+    throw forbidden('只有跨公司账号可以修改用户所属公司');
+  }
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  return ctx.transaction(async (tx) => {
+    const scope = companyCondition(ctx.scope(), users.companyName);
+    const [current] = await tx.select().from(users).where(and(eq(users.id, userId), scope)).for('update');
+    if (!current) throw notFound('用户');
+    if (current.role === 'SUPER_ADMIN' && !isSuperAdmin(ctx.actor)) throw forbidden('不能修改超级管理员账号');
+    if (current.id === ctx.actor.id && input.active === false) throw new AppError('STATUS_NOT_ALLOWED', '不能停用自己的账号');
+    const [row] = await tx
+      .update(users)
+      .set({
+        name: input.name,
+        role: input.role,
+        companyName: input.company_name,
+        email: input.email,
+        active: input.active,
+        passwordHash,
+        updatedAt: ctx.now,
+      })
+      .where(eq(users.id, userId))
+      .returning();
+    return toUserView(row!);
+  });
+}
+
+export async function listActiveUsers(ctx: UseCaseContext, requestedCompany?: string) {
+  const rows = await ctx.read((q) =>
+    q
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(and(eq(users.active, true), companyCondition(ctx.scope(requestedCompany), users.companyName)))
+      .orderBy(asc(users.id)),
+  );
+  return rows;
+}

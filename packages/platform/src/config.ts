@@ -1,0 +1,66 @@
+/**
+ * Settings come from the environment and are validated at start: a bad value stops the start with
+ * one line naming the setting.
+ */
+export class ConfigError extends Error {
+  constructor(readonly setting: string, problem: string) {
+    super(`配置错误 ${setting}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readString(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+export function readOptional(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+export function readPort(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(name, `端口必须是 0–65535 的整数，收到 "${raw}"`);
+  return port;
+}
+
+export function readOneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.trim().toUpperCase() as T;
+  if (!allowed.includes(value)) throw new ConfigError(name, `必须是 ${allowed.join(' / ')} 之一，收到 "${raw}"`);
+  return value;
+}
+
+/** postgres://…, memory://, or a folder for PGlite; anything else is a configuration error. */
+export function readDatabaseUrl(env: Env, name: string, fallbackDir: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallbackDir;
+  if (/^postgres(ql)?:\/\//.test(raw) || raw.startsWith('memory://')) return raw;
+  if (raw.startsWith('file://')) return raw.slice('file://'.length);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) throw new ConfigError(name, `不支持的数据库地址 "${raw}"（应为 postgres://、memory:// 或目录）`);
+  return raw;
+}
+
+export function readRedisUrl(env: Env, name: string): string | undefined {
+  const raw = readOptional(env, name);
+  if (raw && !/^rediss?:\/\//.test(raw)) throw new ConfigError(name, `必须以 redis:// 或 rediss:// 开头，收到 "${raw}"`);
+  return raw;
+}
+
+export function readHttpUrl(env: Env, name: string): string | undefined {
+  const raw = readOptional(env, name);
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new ConfigError(name, `必须是 http(s) 地址，收到 "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}

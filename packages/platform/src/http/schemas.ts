@@ -1,0 +1,60 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** Shared request and response shapes (contract §2). */
+export const ErrorBody = Type.Object(
+  { msg: Type.String(), code: Type.String() },
+  { additionalProperties: true, description: '错误: msg 为中文说明, code 为稳定的机器码' },
+);
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+export type IdParams = Static<typeof IdParams>;
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 200;
+
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT })),
+};
+
+export interface Paging {
+  page: number;
+  limit: number;
+  offset: number;
+}
+
+export function pagingOf(query: { page?: number; limit?: number; pageSize?: number }): Paging {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? query.pageSize ?? DEFAULT_LIMIT;
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export function pageOf<T>(items: T[], total: number, paging: Paging): Page<T> {
+  return { items, total, page: paging.page, limit: paging.limit };
+}
+
+export const PageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() });
+
+/** Standard error responses for the OpenAPI document. */
+export const errorResponses = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+} as const;
+
+/** A date `YYYY-MM-DD`. */
+export const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+/** A quantity: a positive JSON number. */
+export const PositiveQuantity = Type.Number({ exclusiveMinimum: 0, maximum: 1e12 });
+export const NonNegativeQuantity = Type.Number({ minimum: 0, maximum: 1e12 });

@@ -1,0 +1,104 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AppError, translateDatabaseError } from '../errors.js';
+import { createValidatorCompiler, describeValidationError } from './validation.js';
+
+export const API_PREFIX = '/api/v1';
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface ServiceAppOptions {
+  title: string;
+  description: string;
+  /** Validation failures: 400 in the inventory service, 422 in the tracking service (contract §2). */
+  validationStatus: 400 | 422;
+  logger?: FastifyServerOptions['logger'];
+  exposeStackTraces?: boolean;
+  health: () => Promise<boolean>;
+}
+
+export type ServiceApp = FastifyInstance & { withTypeProvider: () => unknown };
+
+export async function createServiceApp(options: ServiceAppOptions) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: JSON_BODY_LIMIT,
+    ajv: { customOptions: { removeAdditional: 'all' } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  installErrorHandling(app, options);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: options.title, description: options.description, version: '1.0.0' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), public: true };
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get(`${API_PREFIX}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    `${API_PREFIX}/health`,
+    { config: { public: true }, schema: { tags: ['system'], summary: '健康检查' } },
+    async (_request, reply) => {
+      const ok = await options.health();
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable' });
+    },
+  );
+  return app;
+}
+
+function installErrorHandling(app: FastifyInstance, options: ServiceAppOptions) {
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ msg: `接口不存在: ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = toAppError(error, options.validationStatus);
+    if (known) return reply.code(known.status).send(known.toBody());
+    request.log.error({ err: error }, 'unexpected failure');
+    const body: Record<string, unknown> = { msg: '服务器内部错误', code: 'INTERNAL' };
+    if (options.exposeStackTraces) body.stack = error.stack;
+    return reply.code(500).send(body);
+  });
+}
+
+function toAppError(error: FastifyError, validationStatus: number): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    const { msg, field } = describeValidationError(error.validation, error.validationContext ?? 'body');
+    return new AppError('VALIDATION_FAILED', msg, { field }, validationStatus);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('VALIDATION_FAILED', '请求体不是合法的 JSON', {}, 400);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', '请求体过大');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('VALIDATION_FAILED', '不支持的请求内容类型', {}, 415);
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError) return new AppError('VALIDATION_FAILED', '请求体不是合法的 JSON', {}, 400);
+  const translated = translateDatabaseError(error);
+  if (translated) return translated;
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError('VALIDATION_FAILED', error.message, {}, error.statusCode);
+  }
+  return undefined;
+}
+
+export type FastifyServerOptionsLogger = FastifyServerOptions['logger'];
