@@ -16,6 +16,7 @@ import { createActorLoader } from './modules/identity/actor-loader.js';
 import { registerIdentityRoutes } from './modules/identity/routes.js';
 import { registerMaterialRoutes } from './modules/materials/routes.js';
 import { registerStockRoutes } from './modules/stock/routes.js';
+import { registerOutboundRoutes } from './modules/outbound/routes.js';
 
 export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const INVENTORY_AUDIENCE = 'inventory';
@@ -53,6 +54,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
     registerIdentityRoutes(app, deps);
     registerMaterialRoutes(app, deps);
     registerStockRoutes(app, deps);
+    registerOutboundRoutes(app, deps);
     await app.ready();
     let closed = false;
     return {

@@ -1,0 +1,3 @@
+import type { InventoryDeps, InventoryFastify } from '../../app-types.js';
+
+export function registerOutboundRoutes(_app: InventoryFastify, _deps: InventoryDeps) {}
