@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestDatabase } from '@wms/platform/testing/index.ts';
+import { createTestDatabase } from '@wms/platform/testing';
 import type { LockStore } from '@wms/platform';
 import { buildInventoryApp, type InventoryApp } from '../src/app.js';
 import type { InventoryConfig } from '../src/config.js';
