@@ -17,3 +17,5 @@ export * from './idempotency/lock-store.js';
 export * from './xlsx/export.js';
 export * from './http/schemas.js';
 export * from './db/scope-sql.js';
+export * from './http/lifecycle.js';
+export * from './demo.js';
