@@ -102,8 +102,11 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 /** user id + path + a digest of the body: the same call repeated by the same user collides. */
+export function idempotencyKeyFor(userId: number | string, method: string, url: string, body: unknown): string {
+  const digest = createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+  return `${userId}:${method}:${url.split('?')[0]}:${digest}`;
+}
+
 function idempotencyKey(request: FastifyRequest): string {
-  const digest = createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
-  const path = request.url.split('?')[0];
-  return `${request.actor?.id ?? 'anonymous'}:${request.method}:${path}:${digest}`;
+  return idempotencyKeyFor(request.actor?.id ?? 'anonymous', request.method, request.url, request.body);
 }

@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, DataDirLockedError } from '@wms/platform';
+import { INVENTORY_MIGRATIONS } from '../src/app.js';
+import { buildTestInventory, type TestInventory } from './helpers.js';
+
+const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+describe('database engine', () => {
+  let t: TestInventory;
+  beforeAll(async () => {
+    t = await buildTestInventory();
+  });
+  afterAll(() => t.close());
+
+  it('never interleaves 50 concurrent read-modify-write transactions', async () => {
+    const { database } = t.service.deps;
+    await database.transaction({ actor: 'test' }, (tx) => tx.execute(sql`create table if not exists counter (n int not null)`));
+    await database.transaction({ actor: 'test' }, (tx) => tx.execute(sql`insert into counter values (0)`));
+    const increments = Array.from({ length: 50 }, () =>
+      database.transaction({ actor: 'test' }, async (tx) => {
+        // on PostgreSQL the row lock makes this safe; on PGlite (one connection) the mutex must
+        const locking = usingPostgres ? sql` for update` : sql``;
+        const result = await tx.execute(sql`select n from counter${locking}`);
+        const n = (result.rows[0] as { n: number }).n;
+        await new Promise((resolve) => setImmediate(resolve));
+        await tx.execute(sql`update counter set n = ${n + 1}`);
+      }),
+    );
+    await Promise.all(increments);
+    const final = await database.read((q) => q.execute(sql`select n from counter`));
+    expect((final.rows[0] as { n: number }).n).toBe(50);
+  });
+
+  it('keeps the stock invariants in the database itself', async () => {
+    const { database } = t.service.deps;
+    await database.transaction({ actor: 'test' }, (tx) =>
+      tx.execute(sql`insert into materials (name, category, company_name) values ('约束测试', 'ALPHA/测试', 'ALPHA')`),
+    );
+    const insert = (sku: string, stock: number, available: number, kind = 'stock_buy') =>
+      database.transaction({ actor: 'test' }, (tx) =>
+        tx.execute(sql`insert into stock_rows (source_table, sku, base_id, stock_quantity, available_quantity, in_quantity)
+          values (${kind}, ${sku}, (select max(id) from materials), ${stock}, ${available}, ${stock})`),
+      );
+    await expect(insert('INV-1', 5, 6)).rejects.toThrow();
+    await expect(insert('INV-2', 5, -1)).rejects.toThrow();
+    await insert('INV-OK', 5, 5);
+    await expect(insert('INV-OK', 1, 1, 'stock_product')).rejects.toThrow();
+    await expect(
+      database.transaction({ actor: 'test' }, (tx) => tx.execute(sql`update stock_rows set available_quantity = available_quantity - 6 where sku = 'INV-OK'`)),
+    ).rejects.toThrow();
+    const row = await database.read((q) => q.execute(sql`select available_quantity::text as a from stock_rows where sku = 'INV-OK'`));
+    expect((row.rows[0] as { a: string }).a).toBe('5');
+  });
+
+  it('puts the audit trigger on every business table', async () => {
+    const technical = new Set(['audit_logs', 'counter', 'notification_outbox', 'mail_outbox']);
+    const result = await t.service.deps.database.read((q) =>
+      q.execute(sql`select c.relname as table_name,
+          exists (select 1 from pg_trigger tg where tg.tgrelid = c.oid and tg.tgname like 'audit_%') as audited
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind = 'r'`),
+    );
+    const missing = (result.rows as Array<{ table_name: string; audited: boolean }>)
+      .filter((row) => !row.audited && !technical.has(row.table_name))
+      .map((row) => row.table_name);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe.skipIf(usingPostgres)('PGlite data folder', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wms-pglite-'));
+  const dataDir = join(dir, 'inventory');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a second opener in this process and in another process, and reopens cleanly after close', async () => {
+    const first = await openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS });
+    await first.transaction({ actor: 'test' }, (tx) =>
+      tx.execute(sql`insert into materials (name, category, company_name) values ('持久化', 'ALPHA/测试', 'ALPHA')`),
+    );
+    await expect(openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS })).rejects.toBeInstanceOf(DataDirLockedError);
+
+    const script = fileURLToPath(new URL('./support/open-data-dir.ts', import.meta.url));
+    const started = Date.now();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script, dataDir], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.status).not.toBe(0);
+    expect(child.stderr + child.stdout).toContain('正被进程');
+    expect(Date.now() - started).toBeLessThan(15_000);
+
+    await first.close();
+    const again = await openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS });
+    const rows = await again.read((q) => q.execute(sql`select name from materials`));
+    expect(rows.rows).toEqual([{ name: '持久化' }]);
+    await again.close();
+  });
+});
