@@ -17,6 +17,7 @@ import { registerIdentityRoutes } from './modules/identity/routes.js';
 import { registerMaterialRoutes } from './modules/materials/routes.js';
 import { registerStockRoutes } from './modules/stock/routes.js';
 import { registerOutboundRoutes } from './modules/outbound/routes.js';
+import { registerSystemRoutes } from './modules/system/routes.js';
 
 export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const INVENTORY_AUDIENCE = 'inventory';
@@ -51,6 +52,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
       health: () => database.ping(),
     })) as unknown as InventoryFastify;
     installRequestGuards(app, { tokens, loadActor: createActorLoader(database), locks });
+    registerSystemRoutes(app, deps);
     registerIdentityRoutes(app, deps);
     registerMaterialRoutes(app, deps);
     registerStockRoutes(app, deps);

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '@wms/platform';
+import { loadInventoryConfig } from '../src/config.js';
+import { buildTestInventory, type TestInventory } from './helpers.js';
+
+describe('shared request machinery', () => {
+  let t: TestInventory;
+  let noKey: TestInventory;
+  beforeAll(async () => {
+    t = await buildTestInventory({ config: { internalApiKey: 'internal-key-123' } });
+    noKey = await buildTestInventory();
+  });
+  afterAll(async () => {
+    await t.close();
+    await noKey.close();
+  });
+
+  it('answers unknown routes with 404 in the error shape', async () => {
+    const res = await t.request('GET', '/api/v1/nothing-here', { token: t.adminToken });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect(typeof res.json().msg).toBe('string');
+  });
+
+  it('refuses a JSON body over 1 MiB with 413', async () => {
+    const huge = { username: 'x'.repeat(1024 * 1024 + 10), password: 'x' };
+    const res = await t.request('POST', '/api/v1/auth/login', { body: huge });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('checks X-API-Key on internal routes and answers 503 while the key setting is empty', async () => {
+    expect((await t.request('GET', '/api/v1/internal/ping')).statusCode).toBe(401);
+    expect((await t.request('GET', '/api/v1/internal/ping', { headers: { 'x-api-key': 'wrong' } })).statusCode).toBe(401);
+    const ok = await t.request('GET', '/api/v1/internal/ping', { headers: { 'x-api-key': 'internal-key-123' } });
+    expect(ok.statusCode).toBe(200);
+    const unset = await noKey.request('GET', '/api/v1/internal/ping', { headers: { 'x-api-key': 'anything' } });
+    expect(unset.statusCode).toBe(503);
+    expect(unset.json().code).toBe('KEY_NOT_CONFIGURED');
+  });
+
+  it('documents every route in OpenAPI', async () => {
+    const doc = (await t.request('GET', '/api/v1/openapi.json')).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/users', '/api/v1/permissions/role/{role_code}', '/api/v1/health']));
+  });
+});
+
+describe('configuration', () => {
+  const bad: Array<[string, string]> = [
+    ['INVENTORY_PORT', 'eighty'],
+    ['DATABASE_URL', 'mysql://localhost/x'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['TRACKING_URL', 'not a url'],
+    ['SEED_DEMO', 'maybe'],
+    ['JWT_SECRET', 'short'],
+  ];
+  it.each(bad)('stops on a bad %s with a message naming it', (setting, value) => {
+    expect(() => loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', [setting]: value })).toThrowError(ConfigError);
+    expect(() => loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', [setting]: value })).toThrowError(setting);
+  });
+
+  it('requires JWT_SECRET in production', () => {
+    expect(() => loadInventoryConfig({ NODE_ENV: 'production', DATA_DIR: '/tmp/wms-config-test' })).toThrowError('JWT_SECRET');
+  });
+
+  it('reads the defaults of contract §1', () => {
+    const config = loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test' });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, databaseUrl: '/tmp/wms-config-test/inventory', adminUsername: 'admin' });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.internalApiKey).toBeUndefined();
+  });
+});
