@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '@wms/platform';
+import { DEMO_PASSWORD, queryRows } from '@wms/platform';
 import { seedDemoIfEmpty } from '../src/seed/demo.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
@@ -14,14 +14,14 @@ describe('demo data', () => {
   it('loads once into an empty database: two companies, every role, materials and all three stock kinds', async () => {
     expect(await seedDemoIfEmpty(t.service.deps.database)).toBe(true);
     expect(await seedDemoIfEmpty(t.service.deps.database)).toBe(false);
-    const q = (text: string) => t.service.deps.database.read((db) => db.execute(sql.raw(text)));
+    const q = async (text: string) => ({ rows: await t.service.deps.database.read((db) => queryRows<Record<string, unknown>>(db, sql.raw(text))) });
     const roles = (await q(`select distinct company_name, role from users where company_name is not null`)).rows;
     expect(roles).toHaveLength(10);
-    const kinds = (await q(`select distinct source_table from stock_rows order by 1`)).rows.map((r) => (r as { source_table: string }).source_table);
+    const kinds = (await q(`select distinct source_table from stock_rows order by 1`)).rows.map((r) => (r as unknown as { source_table: string }).source_table);
     expect(kinds).toEqual(['stock_buy', 'stock_product', 'stock_semi']);
-    const materials = (await q(`select count(*)::int as n from materials`)).rows[0] as { n: number };
+    const materials = (await q(`select count(*)::int as n from materials`)).rows[0] as unknown as { n: number };
     expect(materials.n).toBeGreaterThanOrEqual(24);
-    const nested = (await q(`select count(*)::int as n from stock_rows where warehouse_location like '%/%/%'`)).rows[0] as { n: number };
+    const nested = (await q(`select count(*)::int as n from stock_rows where warehouse_location like '%/%/%'`)).rows[0] as unknown as { n: number };
     expect(nested.n).toBeGreaterThan(0);
 
     const login = await t.login('alpha_wh', DEMO_PASSWORD);

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '@wms/platform';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
 async function userCount(t: TestInventory): Promise<number> {
-  const result = await t.service.deps.database.read((q) => q.execute(sql`select count(*)::int as n from users`));
-  return (result.rows[0] as { n: number }).n;
+  const [row] = await t.service.deps.database.read((q) => queryRows<{ n: number }>(q, sql`select count(*)::int as n from users`));
+  return row!.n;
 }
 
 describe('user management', () => {
@@ -124,10 +125,9 @@ describe('user management', () => {
   it('records an audit entry for user writes without the password hash', async () => {
     const user = await t.user('INBOUND', 'ALPHA');
     await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { name: '新名字', password: 'another-1' } });
-    const result = await t.service.deps.database.read((q) =>
-      q.execute(sql`select action, username, details, request_url from audit_logs where table_name = 'users' and target_id = ${String(user.id)} order by id`),
+    const rows = await t.service.deps.database.read((q) =>
+      queryRows<{ action: string; username: string; details: unknown; request_url: string }>(q, sql`select action, username, details, request_url from audit_logs where table_name = 'users' and target_id = ${String(user.id)} order by id`),
     );
-    const rows = result.rows as Array<{ action: string; username: string; details: unknown; request_url: string }>;
     expect(rows.map((r) => r.action)).toEqual(['CREATE', 'UPDATE']);
     expect(rows.every((r) => r.username === 'admin')).toBe(true);
     expect(rows[1]!.request_url).toBe(`/api/v1/users/${user.id}`);

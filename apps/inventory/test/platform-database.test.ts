@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, DataDirLockedError } from '@wms/platform';
+import { openDatabase, DataDirLockedError, queryRows } from '@wms/platform';
 import { INVENTORY_MIGRATIONS } from '../src/app.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
@@ -26,15 +26,15 @@ describe('database engine', () => {
       database.transaction({ actor: 'test' }, async (tx) => {
         // on PostgreSQL the row lock makes this safe; on PGlite (one connection) the mutex must
         const locking = usingPostgres ? sql` for update` : sql``;
-        const result = await tx.execute(sql`select n from counter${locking}`);
-        const n = (result.rows[0] as { n: number }).n;
+        const [row] = await queryRows<{ n: number }>(tx, sql`select n from counter${locking}`);
+        const n = row!.n;
         await new Promise((resolve) => setImmediate(resolve));
         await tx.execute(sql`update counter set n = ${n + 1}`);
       }),
     );
     await Promise.all(increments);
-    const final = await database.read((q) => q.execute(sql`select n from counter`));
-    expect((final.rows[0] as { n: number }).n).toBe(50);
+    const [final] = await database.read((q) => queryRows<{ n: number }>(q, sql`select n from counter`));
+    expect(final!.n).toBe(50);
   });
 
   it('keeps the stock invariants in the database itself', async () => {
@@ -54,19 +54,19 @@ describe('database engine', () => {
     await expect(
       database.transaction({ actor: 'test' }, (tx) => tx.execute(sql`update stock_rows set available_quantity = available_quantity - 6 where sku = 'INV-OK'`)),
     ).rejects.toThrow();
-    const row = await database.read((q) => q.execute(sql`select available_quantity::text as a from stock_rows where sku = 'INV-OK'`));
-    expect((row.rows[0] as { a: string }).a).toBe('5');
+    const [row] = await database.read((q) => queryRows<{ a: string }>(q, sql`select available_quantity::text as a from stock_rows where sku = 'INV-OK'`));
+    expect(row!.a).toBe('5');
   });
 
   it('puts the audit trigger on every business table', async () => {
     const technical = new Set(['audit_logs', 'counter', 'notification_outbox', 'mail_outbox']);
     const result = await t.service.deps.database.read((q) =>
-      q.execute(sql`select c.relname as table_name,
+      queryRows<{ table_name: string; audited: boolean }>(q, sql`select c.relname as table_name,
           exists (select 1 from pg_trigger tg where tg.tgrelid = c.oid and tg.tgname like 'audit_%') as audited
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = 'public' and c.relkind = 'r'`),
     );
-    const missing = (result.rows as Array<{ table_name: string; audited: boolean }>)
+    const missing = result
       .filter((row) => !row.audited && !technical.has(row.table_name))
       .map((row) => row.table_name);
     expect(missing).toEqual([]);
@@ -94,8 +94,8 @@ describe.skipIf(usingPostgres)('PGlite data folder', () => {
 
     await first.close();
     const again = await openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS });
-    const rows = await again.read((q) => q.execute(sql`select name from materials`));
-    expect(rows.rows).toEqual([{ name: '持久化' }]);
+    const rows = await again.read((q) => queryRows(q, sql`select name from materials`));
+    expect(rows).toEqual([{ name: '持久化' }]);
     await again.close();
   });
 });

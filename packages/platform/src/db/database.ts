@@ -120,3 +120,9 @@ async function openPglite(options: OpenDatabaseOptions) {
     },
   };
 }
+
+/** Runs raw SQL and returns its rows typed as T (for reports, checks and tests). */
+export async function queryRows<T>(q: Queryable, query: import('drizzle-orm').SQL): Promise<T[]> {
+  const result = (await (q as Db).execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

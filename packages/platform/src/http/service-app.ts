@@ -67,7 +67,11 @@ function installErrorHandling(app: FastifyInstance, options: ServiceAppOptions) 
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = toAppError(error, options.validationStatus);
-    if (known) return reply.code(known.status).send(known.toBody());
+    if (known) {
+      // one validation status per service: thrown VALIDATION_FAILED and CHECK violations included
+      const status = known.code === 'VALIDATION_FAILED' && known.status === 400 ? options.validationStatus : known.status;
+      return reply.code(status).send(known.toBody());
+    }
     request.log.error({ err: error }, 'unexpected failure');
     const body: Record<string, unknown> = { msg: '服务器内部错误', code: 'INTERNAL' };
     if (options.exposeStackTraces) body.stack = error.stack;

@@ -1,0 +1,37 @@
+import { count, eq } from 'drizzle-orm';
+import { AppError, type Tx } from '@wms/platform';
+import { stockRows } from '../../db/schema/index.js';
+
+/** Something that keeps a material from being deleted while it refers to it. */
+export interface MaterialUsageCheck {
+  /** What uses the material, as the user reads it in the refusal. */
+  label: string;
+  count(tx: Tx, baseId: number): Promise<number>;
+}
+
+/**
+ * Every use that blocks a delete (contract §4: stock rows and BOM lines). A module that starts
+ * referring to materials adds its check here; the foreign keys are the last line of defence.
+ */
+export const MATERIAL_USAGE_CHECKS: readonly MaterialUsageCheck[] = [
+  {
+    label: '库存记录',
+    count: async (tx, baseId) => {
+      const [row] = await tx.select({ n: count() }).from(stockRows).where(eq(stockRows.baseId, baseId));
+      return row?.n ?? 0;
+    },
+  },
+  // BOM lines (as parent or child) join here when the BOM module exists.
+];
+
+/** Refuses with IN_USE, naming every use, while anything still refers to the material. */
+export async function assertMaterialUnused(tx: Tx, baseId: number): Promise<void> {
+  const usages: { label: string; count: number }[] = [];
+  for (const check of MATERIAL_USAGE_CHECKS) {
+    const n = await check.count(tx, baseId);
+    if (n > 0) usages.push({ label: check.label, count: n });
+  }
+  if (usages.length === 0) return;
+  const described = usages.map((usage) => `${usage.label} ${usage.count} 条`).join('、');
+  throw new AppError('IN_USE', `物料仍在使用中，不能删除（${described}）`, { usages });
+}

@@ -1,0 +1,105 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { STOCK_KINDS, STOCK_STATUSES } from '../../db/schema/index.js';
+
+export const StockKindSchema = Type.Union(STOCK_KINDS.map((kind) => Type.Literal(kind)), {
+  description: 'stock_buy 外购件, stock_semi 半成品, stock_product 成品',
+});
+export const StockStatusSchema = Type.Union(STOCK_STATUSES.map((status) => Type.Literal(status)), {
+  description: '在库, 冻结, 不良品',
+});
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A real calendar date `YYYY-MM-DD` (2024-02-30 is refused). */
+const CalendarDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+const Code = Type.String({ maxLength: 64 });
+const Location = Type.String({ maxLength: 255, description: '斜杠分隔的库位路径, 如 A/01/03' });
+const Remark = Type.String({ maxLength: 1000 });
+/** numeric(12,2) */
+const UnitCost = Type.Number({ minimum: 0, maximum: 9999999999.99 });
+const CompanyName = Type.String({ minLength: 1, maxLength: 64 });
+
+export const StockRowView = Type.Object({
+  id: Type.Integer(),
+  source_table: Type.String(),
+  sku: Type.String(),
+  base_id: Type.Integer(),
+  material_name: Type.String(),
+  spec_model: Type.String(),
+  category: Type.String(),
+  unit: Type.String(),
+  company_name: Type.String(),
+  stock_quantity: Type.Number(),
+  available_quantity: Type.Number(),
+  in_quantity: Type.Number(),
+  status: Type.String(),
+  warehouse_location: Type.String(),
+  batch_number: Type.Union([Type.String(), Type.Null()], { description: '成品行恒为空字符串' }),
+  serial_number: Type.Union([Type.String(), Type.Null()]),
+  in_date: Type.Union([Type.String(), Type.Null()]),
+  production_date: Type.Union([Type.String(), Type.Null()]),
+  request_id: Type.Union([Type.Integer(), Type.Null()]),
+  unit_cost: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: '需 inbound_purchase:unit_price, 否则不返回' })),
+  referencePrice: Type.Optional(
+    Type.Union([Type.Number(), Type.Null()], { description: '物料参考价; 需 material_list:referencePrice, 否则不返回' }),
+  ),
+  remark: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+export type StockRowView = Static<typeof StockRowView>;
+
+export const StockInBody = Type.Object({
+  source_table: StockKindSchema,
+  base_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  in_quantity: PositiveQuantity,
+  warehouse_location: Type.Optional(Location),
+  sku: Type.Optional(Type.String({ maxLength: 64, description: '条码; 不传则自动生成 (类别前缀+日期+随机码)' })),
+  batch_number: Type.Optional(Nullable(Code)),
+  serial_number: Type.Optional(Nullable(Code)),
+  in_date: Type.Optional(Nullable(CalendarDate)),
+  production_date: Type.Optional(Nullable(CalendarDate)),
+  request_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
+  unit_cost: Type.Optional(Nullable(UnitCost)),
+  remark: Type.Optional(Nullable(Remark)),
+  company_name: Type.Optional(CompanyName),
+});
+export type StockInBody = Static<typeof StockInBody>;
+
+export const UpdateStockBody = Type.Object({
+  source_table: Type.Optional(StockKindSchema),
+  stock_quantity: Type.Optional(PositiveQuantity),
+  warehouse_location: Type.Optional(Location),
+  batch_number: Type.Optional(Nullable(Code)),
+  serial_number: Type.Optional(Nullable(Code)),
+  in_date: Type.Optional(Nullable(CalendarDate)),
+  production_date: Type.Optional(Nullable(CalendarDate)),
+  unit_cost: Type.Optional(Nullable(UnitCost)),
+  remark: Type.Optional(Nullable(Remark)),
+});
+export type UpdateStockBody = Static<typeof UpdateStockBody>;
+
+export const ChangeStatusBody = Type.Object({
+  status: StockStatusSchema,
+  source_table: Type.Optional(StockKindSchema),
+});
+export type ChangeStatusBody = Static<typeof ChangeStatusBody>;
+
+export const StockRowQuery = Type.Object({ source_table: Type.Optional(StockKindSchema) });
+export type StockRowQuery = Static<typeof StockRowQuery>;
+
+export const StockListQuery = Type.Object({
+  ...PageQuery,
+  keyword: Type.Optional(Type.String({ maxLength: 128, description: 'sku、批次、序列号、物料名称、规格、库位' })),
+  source_table: Type.Optional(StockKindSchema),
+  status: Type.Optional(StockStatusSchema),
+  base_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  warehouse_location: Type.Optional(Type.String({ maxLength: 255, description: '库位前缀' })),
+  company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
+});
+export type StockListQuery = Static<typeof StockListQuery>;
+
+export const ScanQuery = Type.Object({ barcode: Type.String({ minLength: 1, maxLength: 128 }) });
+export type ScanQuery = Static<typeof ScanQuery>;
+
+export const DeletedStockRow = Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) });

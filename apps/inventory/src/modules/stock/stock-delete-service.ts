@@ -1,0 +1,26 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { AppError, type UseCaseContext } from '@wms/platform';
+import { stockRows, type StockKind } from '../../db/schema/index.js';
+import { heldQuantityOf, quantityText } from './quantities.js';
+import { lockScopedStockRow } from './stock-rows.js';
+
+/**
+ * Deletes a stock row of any status, unless part of it is reserved or borrowed (available < stock):
+ * that is 400 IN_USE naming the held quantity. Rows referenced by later records (outbound lines,
+ * ledger entries…) are protected by their foreign keys, which also answer 400 IN_USE.
+ */
+export async function deleteStockRow(ctx: UseCaseContext, id: number, sourceTable?: StockKind) {
+  return ctx.transaction(async (tx) => {
+    const current = await lockScopedStockRow(tx, ctx.scope(), id, sourceTable);
+    const held = heldQuantityOf(current);
+    if (held.gt(0)) {
+      throw new AppError('IN_USE', `该库存有 ${quantityText(held)} 已被预留或借出，不能删除`, { reserved: held.toNumber() });
+    }
+    const deleted = await tx
+      .delete(stockRows)
+      .where(and(eq(stockRows.id, id), sql`${stockRows.availableQuantity} = ${stockRows.stockQuantity}`))
+      .returning({ id: stockRows.id });
+    if (deleted.length === 0) throw new AppError('CONFLICT', '库存记录已被修改，请重试');
+    return { id, deleted: true as const };
+  });
+}

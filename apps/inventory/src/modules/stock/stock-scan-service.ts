@@ -1,0 +1,48 @@
+import { and, asc, eq, ilike } from 'drizzle-orm';
+import { AppError, companyCondition, likePattern, scopeAllows, validationFailed, type UseCaseContext } from '@wms/platform';
+import { materials, stockRows } from '../../db/schema/index.js';
+import { priceVisibilityOf } from './price-visibility.js';
+import type { StockRowView } from './schemas.js';
+import { toStockRowView } from './stock-mapper.js';
+import { flattenJoined, selectStockRows } from './stock-rows.js';
+
+/** How many partial matches an ambiguous answer names. */
+const CANDIDATES_SHOWN = 10;
+
+/**
+ * Barcode lookup (spec 4.2, contract §3/§8): an exact sku match is searched across ALL companies, so a
+ * barcode of another company is 403 OTHER_COMPANY naming it; otherwise a partial sku match (ILIKE) within
+ * the caller's scope must be exactly one row (several: 400 AMBIGUOUS_BARCODE; none: 404).
+ * Any status is answered here: this is a lookup; the 在库-only rule belongs to the executing scans.
+ */
+export async function scanStockRow(ctx: UseCaseContext, rawBarcode: string): Promise<StockRowView> {
+  const barcode = rawBarcode.trim();
+  if (!barcode) throw validationFailed('条码不能为空', { field: 'barcode' });
+  const scope = ctx.scope();
+  const prices = priceVisibilityOf(ctx.actor);
+
+  const found = await ctx.read(async (q) => {
+    const [exact] = await selectStockRows(q).where(eq(stockRows.sku, barcode));
+    if (exact) return { exact: flattenJoined(exact) };
+    const partial = await selectStockRows(q)
+      .where(and(ilike(stockRows.sku, likePattern(barcode)), companyCondition(scope, materials.companyName)))
+      .orderBy(asc(stockRows.id))
+      .limit(CANDIDATES_SHOWN + 1);
+    return { partial: partial.map(flattenJoined) };
+  });
+
+  if (found.exact) {
+    const company = found.exact.companyName;
+    if (!scopeAllows(scope, company)) {
+      throw new AppError('OTHER_COMPANY', `条码 ${barcode} 属于其他公司（${company}）`, { company });
+    }
+    return toStockRowView(found.exact, prices);
+  }
+  const [only, ...others] = found.partial ?? [];
+  if (!only) throw new AppError('NOT_FOUND', `条码 ${barcode} 不存在`);
+  if (others.length > 0) {
+    const candidates = [only, ...others].slice(0, CANDIDATES_SHOWN).map((row) => row.sku);
+    throw new AppError('AMBIGUOUS_BARCODE', `条码 ${barcode} 匹配到多条库存，请扫描完整条码`, { candidates });
+  }
+  return toStockRowView(only, prices);
+}

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
+import { createMaterial, stockIn, type MaterialJson, type StockRowJson } from './fixtures.js';
+
+const API = '/api/v1';
+
+describe('stock rows: detail, list and scan', () => {
+  let t: TestInventory;
+  let manager: TestUser;
+  let sales: TestUser;
+  let betaManager: TestUser;
+  let resistor: MaterialJson;
+  let capacitor: MaterialJson;
+  let betaMaterial: MaterialJson;
+  let buy: StockRowJson;
+  let semi: StockRowJson;
+  let product: StockRowJson;
+  let frozen: StockRowJson;
+  let betaRow: StockRowJson;
+
+  const list = (token: string, query = '', path = '/stock/list') => t.request('GET', `${API}${path}${query ? `?${query}` : ''}`, { token });
+  const skusOf = (body: { items: StockRowJson[] }) => body.items.map((row) => row.sku).sort();
+
+  beforeAll(async () => {
+    t = await buildTestInventory();
+    [manager, sales, betaManager] = await Promise.all([
+      t.user('WAREHOUSE_MGR', 'ALPHA'),
+      t.user('SALES', 'ALPHA'),
+      t.user('WAREHOUSE_MGR', 'BETA'),
+    ]);
+    resistor = await createMaterial(t, manager.token, { name: '贴片电阻', spec_model: 'R-10K-0603', referencePrice: 0.05 });
+    capacitor = await createMaterial(t, manager.token, { name: '电解电容', spec_model: 'C-100UF' });
+    betaMaterial = await createMaterial(t, betaManager.token, { name: '贴片电阻', category: 'BETA/电子', spec_model: 'R-10K-0603' });
+    buy = await stockIn(t, manager.token, {
+      base_id: resistor.id, sku: 'RD-BUY-0001', batch_number: 'LOT-2501', warehouse_location: 'A/01/01', unit_cost: 0.04,
+    });
+    semi = await stockIn(t, manager.token, {
+      source_table: 'stock_semi', base_id: capacitor.id, sku: 'RD-SEMI-0001', batch_number: 'SEMI-7', warehouse_location: 'A/02/01',
+    });
+    product = await stockIn(t, manager.token, {
+      source_table: 'stock_product', base_id: capacitor.id, sku: 'RD-PROD-0001', serial_number: 'SN-XYZ-42', warehouse_location: 'B/01',
+    });
+    frozen = await stockIn(t, manager.token, { base_id: resistor.id, sku: 'RD-FROZEN-0001', warehouse_location: 'AB/09' });
+    const change = await t.request('POST', `${API}/inbound/stock/${frozen.id}/change-status`, { token: manager.token, body: { status: '冻结' } });
+    expect(change.statusCode).toBe(200);
+    betaRow = await stockIn(t, betaManager.token, { base_id: betaMaterial.id, sku: 'RD-BETA-0001', warehouse_location: 'A/01/01' });
+  });
+  afterAll(() => t.close());
+
+  describe('GET /inbound/stock/:id', () => {
+    it('answers the row on both paths', async () => {
+      for (const path of ['/inbound/stock', '/stock']) {
+        const response = await t.request('GET', `${API}${path}/${product.id}`, { token: sales.token });
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({ id: product.id, sku: 'RD-PROD-0001', batch_number: '', serial_number: 'SN-XYZ-42' });
+      }
+    });
+
+    it('is 404 for another company, an unknown id or a source_table that does not match', async () => {
+      for (const url of [`${API}/inbound/stock/${buy.id}`, `${API}/inbound/stock/987654`, `${API}/stock/${betaRow.id}?source_table=stock_semi`]) {
+        const token = url.includes(String(buy.id)) ? betaManager.token : manager.token;
+        const response = await t.request('GET', url, { token });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'NOT_FOUND', msg: expect.any(String) });
+      }
+      const matching = await t.request('GET', `${API}/stock/${semi.id}?source_table=stock_semi`, { token: manager.token });
+      expect(matching.statusCode).toBe(200);
+    });
+
+    it('is 400 for a malformed id and 401 without a token', async () => {
+      expect((await t.request('GET', `${API}/inbound/stock/abc`, { token: manager.token })).statusCode).toBe(400);
+      expect((await t.request('GET', `${API}/inbound/stock/${buy.id}`)).statusCode).toBe(401);
+    });
+  });
+
+  describe('GET /stock/list', () => {
+    it('lists only the caller company, newest first, with material fields, on every list path', async () => {
+      for (const path of ['/stock/list', '/inbound/stock/list', '/inbound/stock', '/stock']) {
+        const response = await list(manager.token, '', path);
+        expect(response.statusCode, path).toBe(200);
+        const body = response.json();
+        expect(body).toMatchObject({ total: 4, page: 1, limit: 20 });
+        expect(body.items.map((row: StockRowJson) => row.id)).toEqual([frozen.id, product.id, semi.id, buy.id]);
+      }
+      const first = (await list(manager.token, `keyword=RD-BUY`)).json().items[0];
+      expect(first).toMatchObject({
+        material_name: '贴片电阻', spec_model: 'R-10K-0603', unit: '个', category: 'ALPHA/电子/电阻', company_name: 'ALPHA',
+      });
+    });
+
+    it('filters by keyword over sku, batch, serial, material name, spec and location', async () => {
+      const cases: Array<[string, string[]]> = [
+        ['rd-semi', ['RD-SEMI-0001']],
+        ['LOT-25', ['RD-BUY-0001']],
+        ['xyz-42', ['RD-PROD-0001']],
+        ['电解', ['RD-PROD-0001', 'RD-SEMI-0001']],
+        ['10K', ['RD-BUY-0001', 'RD-FROZEN-0001']],
+        ['A/02', ['RD-SEMI-0001']],
+        ['%', []],
+      ];
+      for (const [keyword, expected] of cases) {
+        const response = await list(manager.token, `keyword=${encodeURIComponent(keyword)}`);
+        expect(skusOf(response.json()), keyword).toEqual(expected);
+      }
+    });
+
+    it('filters by source_table, status, base_id and location prefix', async () => {
+      expect(skusOf((await list(manager.token, 'source_table=stock_product')).json())).toEqual(['RD-PROD-0001']);
+      expect(skusOf((await list(manager.token, `status=${encodeURIComponent('冻结')}`)).json())).toEqual(['RD-FROZEN-0001']);
+      expect(skusOf((await list(manager.token, `base_id=${resistor.id}`)).json())).toEqual(['RD-BUY-0001', 'RD-FROZEN-0001']);
+      expect(skusOf((await list(manager.token, 'warehouse_location=A/0')).json())).toEqual(['RD-BUY-0001', 'RD-SEMI-0001']);
+      expect(skusOf((await list(manager.token, 'warehouse_location=A')).json())).toEqual(['RD-BUY-0001', 'RD-FROZEN-0001', 'RD-SEMI-0001']);
+      expect(skusOf((await list(manager.token, 'warehouse_location=B/01&source_table=stock_product')).json())).toEqual(['RD-PROD-0001']);
+    });
+
+    it('pages with total', async () => {
+      const page2 = (await list(manager.token, 'page=2&limit=3')).json();
+      expect(page2).toMatchObject({ total: 4, page: 2, limit: 3 });
+      expect(page2.items.map((row: StockRowJson) => row.id)).toEqual([buy.id]);
+    });
+
+    it('keeps company B out of company A rows; a cross-domain caller sees all or one company', async () => {
+      expect(skusOf((await list(betaManager.token)).json())).toEqual(['RD-BETA-0001']);
+      expect(skusOf((await list(betaManager.token, 'company=ALPHA')).json())).toEqual(['RD-BETA-0001']);
+      expect((await list(t.adminToken)).json().total).toBe(5);
+      expect(skusOf((await list(t.adminToken, 'company=BETA')).json())).toEqual(['RD-BETA-0001']);
+    });
+
+    it('removes price fields for a caller without the price permissions', async () => {
+      const forSales = (await list(sales.token, 'keyword=RD-BUY')).json().items[0];
+      expect(forSales.sku).toBe('RD-BUY-0001');
+      expect(forSales).not.toHaveProperty('unit_cost');
+      expect(forSales).not.toHaveProperty('referencePrice');
+      const forManager = (await list(manager.token, 'keyword=RD-BUY')).json().items[0];
+      expect(forManager).toMatchObject({ unit_cost: 0.04, referencePrice: 0.05 });
+      const detail = (await t.request('GET', `${API}/stock/${buy.id}`, { token: sales.token })).json();
+      expect(detail).not.toHaveProperty('unit_cost');
+    });
+
+    it('refuses bad filters with 400', async () => {
+      for (const query of ['status=sold', 'source_table=stock_x', 'limit=500', 'page=0', 'base_id=abc']) {
+        const response = await list(manager.token, query);
+        expect(response.statusCode, query).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.any(String) });
+      }
+    });
+  });
+
+  describe('GET /inbound/stock/scan', () => {
+    const scan = (token: string, barcode: string, path = '/inbound/stock/scan') =>
+      t.request('GET', `${API}${path}?barcode=${encodeURIComponent(barcode)}`, { token });
+
+    it('finds the exact sku, in any status, on both paths', async () => {
+      for (const path of ['/inbound/stock/scan', '/stock/scan']) {
+        const response = await scan(sales.token, 'RD-BUY-0001', path);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({ id: buy.id, sku: 'RD-BUY-0001' });
+        expect(response.json()).not.toHaveProperty('unit_cost');
+      }
+      expect((await scan(manager.token, 'RD-FROZEN-0001')).json()).toMatchObject({ id: frozen.id, status: '冻结' });
+    });
+
+    it('answers 403 OTHER_COMPANY with the company for an exact barcode of another company', async () => {
+      const response = await scan(manager.token, 'RD-BETA-0001');
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'OTHER_COMPANY', company: 'BETA', msg: expect.stringContaining('BETA') });
+      const reverse = await scan(betaManager.token, 'RD-SEMI-0001');
+      expect(reverse.json()).toMatchObject({ code: 'OTHER_COMPANY', company: 'ALPHA' });
+    });
+
+    it('falls back to one partial match within the scope', async () => {
+      expect((await scan(manager.token, 'prod-00')).json()).toMatchObject({ id: product.id });
+      // BETA's own partial match wins; ALPHA's RD-BUY-0001 is outside its scope
+      expect((await scan(betaManager.token, 'RD-B')).json()).toMatchObject({ id: betaRow.id });
+    });
+
+    it('is 400 AMBIGUOUS_BARCODE for several partial matches and 404 for none', async () => {
+      const ambiguous = await scan(manager.token, 'RD-');
+      expect(ambiguous.statusCode).toBe(400);
+      expect(ambiguous.json()).toMatchObject({ code: 'AMBIGUOUS_BARCODE', msg: expect.any(String) });
+      expect(ambiguous.json().candidates).toHaveLength(4);
+      const none = await scan(manager.token, 'NO-SUCH-CODE');
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toMatchObject({ code: 'NOT_FOUND', msg: expect.stringContaining('NO-SUCH-CODE') });
+      // a partial match of another company's rows is not revealed
+      expect((await scan(betaManager.token, 'SEMI')).statusCode).toBe(404);
+    });
+
+    it('needs a barcode', async () => {
+      for (const url of [`${API}/inbound/stock/scan`, `${API}/inbound/stock/scan?barcode=`, `${API}/inbound/stock/scan?barcode=%20%20`]) {
+        const response = await t.request('GET', url, { token: manager.token });
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json().code).toBe('VALIDATION_FAILED');
+      }
+    });
+  });
+});

@@ -1,0 +1,2 @@
+export * from './identity.js';
+export * from './audit.js';

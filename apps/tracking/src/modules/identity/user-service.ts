@@ -1,0 +1,75 @@
+import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { AppError, hashPassword, likePattern, notFound, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
+import { users } from '../../db/schema/index.js';
+import { inDepartment } from './department.js';
+import { toUserView } from './user-mapper.js';
+import type { CreateUserBody, UpdateUserBody, UserListQuery } from './schemas.js';
+
+/** The department of the request: the actor loader admits only ORG_DEPARTMENT and names it here. */
+function departmentOf(ctx: UseCaseContext): string {
+  return ctx.actor.company ?? '';
+}
+
+export async function listUsers(ctx: UseCaseContext, query: UserListQuery) {
+  const paging = pagingOf(query);
+  const conditions: (SQL | undefined)[] = [inDepartment(users.department, departmentOf(ctx))];
+  if (query.keyword) {
+    const pattern = likePattern(query.keyword);
+    conditions.push(or(ilike(users.username, pattern), ilike(users.name, pattern)));
+  }
+  if (query.role) conditions.push(eq(users.role, query.role));
+  if (query.active !== undefined) conditions.push(eq(users.active, query.active));
+  const where = and(...conditions);
+  return ctx.read(async (q) => {
+    const rows = await q.select().from(users).where(where).orderBy(asc(users.id)).limit(paging.limit).offset(paging.offset);
+    const [total] = await q.select({ n: count() }).from(users).where(where);
+    return pageOf(rows.map(toUserView), total?.n ?? 0, paging);
+  });
+}
+
+/** A new account always belongs to this instance's department, whatever the caller sends. */
+export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
+  const passwordHash = await hashPassword(input.password);
+  return ctx.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({
+        username: input.username,
+        passwordHash,
+        name: input.name,
+        role: input.role,
+        department: departmentOf(ctx),
+        active: input.active ?? true,
+      })
+      .onConflictDoNothing({ target: users.username })
+      .returning();
+    if (!row) throw new AppError('DUPLICATE', `用户名 ${input.username} 已存在`, { username: input.username });
+    return toUserView(row);
+  });
+}
+
+/**
+ * Accounts of other departments are invisible here (404). Nobody can deactivate their own account or
+ * change their own role, so the last SUPER_ADMIN cannot lock the department out.
+ */
+export async function updateUser(ctx: UseCaseContext, userId: number, input: UpdateUserBody) {
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  return ctx.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ id: users.id, role: users.role })
+      .from(users)
+      .where(and(eq(users.id, userId), inDepartment(users.department, departmentOf(ctx))))
+      .for('update');
+    if (!current) throw notFound('用户');
+    if (current.id === ctx.actor.id && input.active === false) throw new AppError('STATUS_NOT_ALLOWED', '不能停用自己的账号');
+    if (current.id === ctx.actor.id && input.role !== undefined && input.role !== current.role) {
+      throw new AppError('STATUS_NOT_ALLOWED', '不能修改自己的角色');
+    }
+    const [row] = await tx
+      .update(users)
+      .set({ name: input.name, role: input.role, active: input.active, passwordHash, updatedAt: ctx.now })
+      .where(eq(users.id, userId))
+      .returning();
+    return toUserView(row!);
+  });
+}
