@@ -69,7 +69,8 @@ function installErrorHandling(app: FastifyInstance, options: ServiceAppOptions) 
     const known = toAppError(error, options.validationStatus);
     if (known) {
       // one validation status per service: thrown VALIDATION_FAILED and CHECK violations included
-      const status = known.code === 'VALIDATION_FAILED' && known.status === 400 ? options.validationStatus : known.status;
+      const remap = known.code === 'VALIDATION_FAILED' && known.status === 400 && !isMalformedBody(error);
+      const status = remap ? options.validationStatus : known.status;
       return reply.code(status).send(known.toBody());
     }
     request.log.error({ err: error }, 'unexpected failure');
@@ -77,6 +78,11 @@ function installErrorHandling(app: FastifyInstance, options: ServiceAppOptions) 
     if (options.exposeStackTraces) body.stack = error.stack;
     return reply.code(500).send(body);
   });
+}
+
+/** A body that is not JSON at all stays 400 in both services; only schema failures follow validationStatus. */
+function isMalformedBody(error: FastifyError): boolean {
+  return error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
 }
 
 function toAppError(error: FastifyError, validationStatus: number): AppError | undefined {
