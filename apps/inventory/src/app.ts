@@ -18,6 +18,9 @@ import { registerMaterialRoutes } from './modules/materials/routes.js';
 import { registerStockRoutes } from './modules/stock/routes.js';
 import { registerOutboundRoutes } from './modules/outbound/routes.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
+import { registerReturnRoutes } from './modules/returns/routes.js';
+import { registerDefectiveRoutes } from './modules/defective/routes.js';
+import { installMailer } from './modules/notifications/mailer.js';
 
 export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const INVENTORY_AUDIENCE = 'inventory';
@@ -57,6 +60,9 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
     registerMaterialRoutes(app, deps);
     registerStockRoutes(app, deps);
     registerOutboundRoutes(app, deps);
+    registerReturnRoutes(app, deps);
+    registerDefectiveRoutes(app, deps);
+    installMailer(app, deps);
     await app.ready();
     let closed = false;
     return {

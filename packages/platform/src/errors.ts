@@ -25,6 +25,8 @@ export const errorStatus = {
   MIXED_SCRAP_MODES: 400,
   AMBIGUOUS_BARCODE: 400,
   IN_USE: 400,
+  /** The account's role may not take part (e.g. a SUPER_ADMIN added to a business group). */
+  ROLE_NOT_ALLOWED: 400,
   DUPLICATE: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -6,8 +6,8 @@ import { lockScopedStockRow } from './stock-rows.js';
 
 /**
  * Deletes a stock row of any status, unless part of it is reserved or borrowed (available < stock):
- * that is 400 IN_USE naming the held quantity. Rows referenced by later records (outbound lines,
- * ledger entries…) are protected by their foreign keys, which also answer 400 IN_USE.
+ * that is 400 IN_USE naming the held quantity. History (outbound lines, returns, ledger entries) keeps
+ * snapshots without a foreign key to the row, since stock maintenance may delete it (spec 2.7).
  */
 export async function deleteStockRow(ctx: UseCaseContext, id: number, sourceTable?: StockKind) {
   return ctx.transaction(async (tx) => {

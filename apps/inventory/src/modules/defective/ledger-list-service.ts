@@ -1,0 +1,37 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { companyCondition, likePattern, pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
+import { transDefectiveGoods } from '../../db/schema/index.js';
+import { toLedgerEntryView } from './ledger-mapper.js';
+import type { LedgerEntryView, LedgerListQuery } from './schemas.js';
+
+/** GET /stock/defective: the in-custody ledger of the caller's company scope, newest first. */
+export async function listLedger(ctx: UseCaseContext, query: LedgerListQuery): Promise<Page<LedgerEntryView>> {
+  const paging = pagingOf(query);
+  const where = and(
+    companyCondition(ctx.scope(query.company), transDefectiveGoods.companyName),
+    keywordCondition(query.keyword),
+    query.status ? eq(transDefectiveGoods.status, query.status) : undefined,
+  );
+  return ctx.read(async (q) => {
+    const rows = await q
+      .select()
+      .from(transDefectiveGoods)
+      .where(where)
+      .orderBy(desc(transDefectiveGoods.createdAt), desc(transDefectiveGoods.id))
+      .limit(paging.limit)
+      .offset(paging.offset);
+    const [total] = await q.select({ n: count() }).from(transDefectiveGoods).where(where);
+    return pageOf(rows.map(toLedgerEntryView), total?.n ?? 0, paging);
+  });
+}
+
+function keywordCondition(keyword: string | undefined): SQL | undefined {
+  const text = keyword?.trim();
+  if (!text) return undefined;
+  const pattern = likePattern(text);
+  return or(
+    ilike(transDefectiveGoods.sku, pattern),
+    ilike(transDefectiveGoods.materialName, pattern),
+    ilike(transDefectiveGoods.specModel, pattern),
+  );
+}

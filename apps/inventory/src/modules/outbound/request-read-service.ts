@@ -1,0 +1,40 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
+import { outboundRequests } from '../../db/schema/index.js';
+import { readRequest, visibleRequests } from './request-access.js';
+import { toRequestViewOf, toRequestViews } from './request-lookups.js';
+import type { OutboundRequestView, RequestListQuery } from './schemas.js';
+
+async function pageOfRequests(ctx: UseCaseContext, query: RequestListQuery, visible: SQL | undefined) {
+  const paging = pagingOf(query);
+  const where = and(
+    visible,
+    query.status !== undefined ? eq(outboundRequests.status, query.status as never) : undefined,
+    query.outbound_type ? eq(outboundRequests.outboundType, query.outbound_type) : undefined,
+  );
+  return ctx.read(async (q): Promise<Page<OutboundRequestView>> => {
+    const rows = await q
+      .select()
+      .from(outboundRequests)
+      .where(where)
+      .orderBy(desc(outboundRequests.id))
+      .limit(paging.limit)
+      .offset(paging.offset);
+    const [total] = await q.select({ n: count() }).from(outboundRequests).where(where);
+    return pageOf(await toRequestViews(q, rows), total?.n ?? 0, paging);
+  });
+}
+
+/** GET /outbound/request: approvers see their company's requests, everybody else their own. */
+export function listOutboundRequests(ctx: UseCaseContext, query: RequestListQuery) {
+  return pageOfRequests(ctx, query, visibleRequests(ctx, query.company));
+}
+
+/** GET /outbound/my-requests: the applicant is always the caller, whatever the caller may see otherwise. */
+export function listMyOutboundRequests(ctx: UseCaseContext, query: RequestListQuery) {
+  return pageOfRequests(ctx, query, eq(outboundRequests.applicantId, ctx.actor.id));
+}
+
+export function getOutboundRequest(ctx: UseCaseContext, id: number): Promise<OutboundRequestView> {
+  return ctx.read(async (q) => toRequestViewOf(q, await readRequest(q, id, visibleRequests(ctx))));
+}

@@ -1,0 +1,60 @@
+import { toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
+import { OUTBOUND_STATUS, outboundRequests, type OutboundRequestRow, type OutboundType } from '../../db/schema/index.js';
+import { companyForCreate } from '../identity/company-rules.js';
+import { reserveStock, type RequestedItem } from '../reservation/index.js';
+import { toRequestViewOf } from './request-lookups.js';
+import type { OutboundRequestView, SubmitRequestBody } from './schemas.js';
+
+export interface NewOutboundRequest {
+  applicantId: number;
+  companyName: string;
+  outboundType: OutboundType;
+  items: readonly RequestedItem[];
+  remark?: string | null;
+  /** 0 for a submission; 1 for an approval-free reissue created from a return (spec 4.1 rule 3). */
+  status?: typeof OUTBOUND_STATUS.pending | typeof OUTBOUND_STATUS.approved;
+  sourceReturnId?: number | null;
+}
+
+/**
+ * Creates a request with its lines allocated and reserved at once, strictly: a shortage throws
+ * 400 STOCK_SHORTAGE and the caller's transaction writes nothing. Used by the submission below and
+ * by the return-with-reissue flow, inside the caller's transaction.
+ */
+export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboundRequest): Promise<OutboundRequestRow> {
+  const lines = await reserveStock(tx, input.companyName, input.items);
+  const [created] = await tx
+    .insert(outboundRequests)
+    .values({
+      applicantId: input.applicantId,
+      companyName: input.companyName,
+      outboundType: input.outboundType,
+      status: input.status ?? OUTBOUND_STATUS.pending,
+      itemsJson: lines,
+      remark: input.remark?.trim() || null,
+      sourceReturnId: input.sourceReturnId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return created!;
+}
+
+/**
+ * POST /outbound/request (spec 3.2): a new request in status 0, reserved at submission. It belongs to
+ * the applicant's company; cross-domain callers name it.
+ */
+export async function submitOutboundRequest(ctx: UseCaseContext, input: SubmitRequestBody): Promise<OutboundRequestView> {
+  const companyName = companyForCreate(ctx.actor, input.company_name);
+  const items = input.items.map((item) => ({ base_id: item.base_id, quantity: toDecimalString(item.quantity) }));
+  return ctx.transaction(async (tx) => {
+    const created = await createReservedRequest(tx, ctx.now, {
+      applicantId: ctx.actor.id,
+      companyName,
+      outboundType: input.outbound_type,
+      items,
+      remark: input.remark,
+    });
+    return toRequestViewOf(tx, created);
+  });
+}

@@ -1,0 +1,84 @@
+import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
+import { AppError, companyCondition, notFound, scopeAllows, type Queryable, type UseCaseContext } from '@wms/platform';
+import { materials, stockRows, type OutboundRequestRow } from '../../db/schema/index.js';
+import { priceVisibilityOf } from '../stock/price-visibility.js';
+import type { StockRowView } from '../stock/schemas.js';
+import { toStockRowView } from '../stock/stock-mapper.js';
+import { flattenJoined, selectStockRows } from '../stock/stock-rows.js';
+import { addBackFor, withAddBack } from './add-back.js';
+import { readRequest, requestsInScope } from './request-access.js';
+import type { AlternativesQuery, BomMatchBody, ScannedRowView, ScanQuery } from './schemas.js';
+
+async function requestOf(q: Queryable, ctx: UseCaseContext, id: number | undefined): Promise<OutboundRequestRow | null> {
+  return id === undefined ? null : readRequest(q, id, requestsInScope(ctx));
+}
+
+/**
+ * GET /outbound/scan: the 在库 row with this exact barcode, its available quantity including what the
+ * given request itself holds on it. Unknown 404; another company's (than the caller's, or than the
+ * request's) 403 OTHER_COMPANY; not 在库 400 NOT_IN_STOCK.
+ */
+export async function scanForOutbound(ctx: UseCaseContext, query: ScanQuery): Promise<ScannedRowView> {
+  const barcode = query.barcode.trim();
+  const scope = ctx.scope();
+  const { request, row } = await ctx.read(async (q) => {
+    const found = await requestOf(q, ctx, query.request_id);
+    const [joined] = await selectStockRows(q).where(eq(stockRows.sku, barcode));
+    return { request: found, row: joined && flattenJoined(joined) };
+  });
+  if (!row) throw new AppError('NOT_FOUND', `条码 ${barcode} 不存在`);
+  if (!scopeAllows(scope, row.companyName) || (request && request.companyName !== row.companyName)) {
+    throw new AppError('OTHER_COMPANY', `条码 ${barcode} 属于其他公司（${row.companyName}）`, { company: row.companyName });
+  }
+  if (row.status !== '在库') {
+    throw new AppError('NOT_IN_STOCK', `条码 ${barcode} 的库存状态为「${row.status}」，不能出库`, { status: row.status });
+  }
+  return withAddBack(toStockRowView(row, priceVisibilityOf(ctx.actor)), row.availableQuantity, addBackFor(request, row.id));
+}
+
+/**
+ * GET /outbound/alternatives: the 在库 rows of one material that can serve the request, with the same
+ * add-back as the scan, largest available first; rows with nothing available are left out.
+ */
+export async function listAlternatives(ctx: UseCaseContext, query: AlternativesQuery): Promise<ScannedRowView[]> {
+  const prices = priceVisibilityOf(ctx.actor);
+  const { request, rows } = await ctx.read(async (q) => {
+    const found = await requestOf(q, ctx, query.request_id);
+    const company = companyCondition(ctx.scope(), materials.companyName);
+    const [material] = await q
+      .select({ id: materials.id, companyName: materials.companyName })
+      .from(materials)
+      .where(and(eq(materials.id, query.base_id), company));
+    if (!material || (found && found.companyName !== material.companyName)) throw notFound('物料');
+    const joined = await selectStockRows(q)
+      .where(and(eq(stockRows.baseId, material.id), eq(stockRows.status, '在库')))
+      .orderBy(asc(stockRows.id));
+    return { request: found, rows: joined.map(flattenJoined) };
+  });
+  return rows
+    .map((row) => withAddBack(toStockRowView(row, prices), row.availableQuantity, addBackFor(request, row.id)))
+    .filter((view) => view.available_quantity > 0)
+    .sort((a, b) => b.available_quantity - a.available_quantity || a.id - b.id);
+}
+
+/**
+ * POST /outbound/bom-match-stock: every 在库 row with available stock of the given materials in the
+ * caller's scope, all three kinds, in one query. Price and cost fields are never included.
+ */
+export async function matchBomStock(ctx: UseCaseContext, input: BomMatchBody): Promise<StockRowView[]> {
+  const ids = [...new Set(input.child_ids)];
+  if (ids.length === 0) return [];
+  const rows = await ctx.read((q) =>
+    selectStockRows(q)
+      .where(
+        and(
+          inArray(stockRows.baseId, ids),
+          companyCondition(ctx.scope(input.company), materials.companyName),
+          eq(stockRows.status, '在库'),
+          gt(stockRows.availableQuantity, '0'),
+        ),
+      )
+      .orderBy(asc(stockRows.baseId), desc(stockRows.availableQuantity), asc(stockRows.id)),
+  );
+  return rows.map((joined) => toStockRowView(flattenJoined(joined), { unitCost: false, referencePrice: false }));
+}

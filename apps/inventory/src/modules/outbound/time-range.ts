@@ -1,0 +1,53 @@
+import { validationFailed } from '@wms/platform';
+
+/**
+ * start_date / end_date of a list (spec 4.1, contract §8). A bare date (10 characters) is a Beijing
+ * calendar day: the start bound is its 00:00:00, the end bound includes the whole day (so it becomes
+ * "before the next day's 00:00"). A datetime is used as it is; one without an offset is Beijing time.
+ * Each bound works alone.
+ */
+export interface TimeRange {
+  /** inclusive */
+  from?: Date;
+  /** exclusive when the end was a bare date, inclusive otherwise */
+  to?: { at: Date; inclusive: boolean };
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)(Z|[+-]\d{2}:?\d{2})?$/;
+
+function beijingMidnight(date: string, field: string): Date {
+  const match = DATE.exec(date);
+  const at = new Date(`${date}T00:00:00+08:00`);
+  // Date rolls 2024-02-30 over to March; a real calendar date survives the round trip.
+  if (!match || Number.isNaN(at.getTime()) || new Date(at.getTime() + 8 * 3600e3).toISOString().slice(0, 10) !== date) {
+    throw validationFailed(`${field} 不是有效的日期: ${date}`, { field });
+  }
+  return at;
+}
+
+function parseDatetime(text: string, field: string): Date {
+  const match = DATETIME.exec(text);
+  if (!match) throw validationFailed(`${field} 应为 YYYY-MM-DD 或日期时间 (如 2024-05-01T08:30:00+08:00)`, { field });
+  const [, date, time, offset] = match;
+  beijingMidnight(date!, field);
+  const at = new Date(`${date}T${time}${offset ?? '+08:00'}`);
+  if (Number.isNaN(at.getTime())) throw validationFailed(`${field} 不是有效的日期时间: ${text}`, { field });
+  return at;
+}
+
+export function parseTimeRange(start: string | undefined, end: string | undefined): TimeRange {
+  const range: TimeRange = {};
+  const startText = start?.trim();
+  const endText = end?.trim();
+  if (startText) {
+    range.from = startText.length === 10 ? beijingMidnight(startText, 'start_date') : parseDatetime(startText, 'start_date');
+  }
+  if (endText) {
+    range.to =
+      endText.length === 10
+        ? { at: new Date(beijingMidnight(endText, 'end_date').getTime() + 24 * 3600e3), inclusive: false }
+        : { at: parseDatetime(endText, 'end_date'), inclusive: true };
+  }
+  return range;
+}

@@ -1,0 +1,48 @@
+import { and, count, desc, eq, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
+import { companyCondition, likePattern, pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
+import { transReturn } from '../../db/schema/index.js';
+import { parseTimeRange } from '../outbound/time-range.js';
+import { toReturnView } from './return-mapper.js';
+import type { ReturnListQuery, ReturnView } from './schemas.js';
+
+/**
+ * GET /outbound/returns (spec 4.1): returns newest first. Company isolation is on the snapshot taken at
+ * return time, never a join. start_date / end_date follow the outbound listing's rules (a bare date is a
+ * Beijing day, the end date includes its whole day, each bound works alone).
+ */
+export async function listReturns(ctx: UseCaseContext, query: ReturnListQuery): Promise<Page<ReturnView>> {
+  const paging = pagingOf(query);
+  const range = parseTimeRange(query.start_date, query.end_date);
+  const where = and(
+    companyCondition(ctx.scope(query.company), transReturn.companyName),
+    keywordCondition(query.keyword),
+    query.return_type ? eq(transReturn.returnType, query.return_type) : undefined,
+    range.from ? gte(transReturn.createdAt, range.from) : undefined,
+    range.to ? (range.to.inclusive ? lte(transReturn.createdAt, range.to.at) : lt(transReturn.createdAt, range.to.at)) : undefined,
+  );
+  return ctx.read(async (q) => {
+    const rows = await q
+      .select()
+      .from(transReturn)
+      .where(where)
+      .orderBy(desc(transReturn.createdAt), desc(transReturn.id))
+      .limit(paging.limit)
+      .offset(paging.offset);
+    const [total] = await q.select({ n: count() }).from(transReturn).where(where);
+    return pageOf(rows.map(toReturnView), total?.n ?? 0, paging);
+  });
+}
+
+function keywordCondition(keyword: string | undefined): SQL | undefined {
+  const text = keyword?.trim();
+  if (!text) return undefined;
+  const pattern = likePattern(text);
+  return or(
+    ilike(transReturn.outboundNo, pattern),
+    ilike(transReturn.materialName, pattern),
+    ilike(transReturn.specModel, pattern),
+    ilike(transReturn.sku, pattern),
+    ilike(transReturn.reason, pattern),
+    ilike(transReturn.operator, pattern),
+  );
+}
