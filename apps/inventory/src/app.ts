@@ -20,6 +20,7 @@ import { registerOutboundRoutes } from './modules/outbound/routes.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { registerReturnRoutes } from './modules/returns/routes.js';
 import { registerDefectiveRoutes } from './modules/defective/routes.js';
+import { registerBorrowRoutes } from './modules/borrow/routes.js';
 import { installMailer } from './modules/notifications/mailer.js';
 
 export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
@@ -62,6 +63,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
     registerOutboundRoutes(app, deps);
     registerReturnRoutes(app, deps);
     registerDefectiveRoutes(app, deps);
+    registerBorrowRoutes(app, deps);
     installMailer(app, deps);
     await app.ready();
     let closed = false;

@@ -5,3 +5,4 @@ export * from './audit.js';
 export * from './outbound.js';
 export * from './returns.js';
 export * from './notifications.js';
+export * from './borrow.js';

@@ -1,0 +1,24 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
+import { borrowRequests, type BorrowStatus } from '../../db/schema/index.js';
+import { readRequest, visibleRequests } from './request-access.js';
+import { toRequestViewOf, toRequestViews } from './request-views.js';
+import type { BorrowRequestListQuery, BorrowRequestView } from './schemas.js';
+
+/** GET /borrow/request: approvers and dispatchers see their company's requests, everybody else their own. */
+export async function listBorrowRequests(ctx: UseCaseContext, query: BorrowRequestListQuery): Promise<Page<BorrowRequestView>> {
+  const paging = pagingOf(query);
+  const where = and(
+    visibleRequests(ctx, query.company),
+    query.status !== undefined ? eq(borrowRequests.status, query.status as BorrowStatus) : undefined,
+  );
+  return ctx.read(async (q) => {
+    const rows = await q.select().from(borrowRequests).where(where).orderBy(desc(borrowRequests.id)).limit(paging.limit).offset(paging.offset);
+    const [total] = await q.select({ n: count() }).from(borrowRequests).where(where);
+    return pageOf(await toRequestViews(q, rows), total?.n ?? 0, paging);
+  });
+}
+
+export function getBorrowRequest(ctx: UseCaseContext, id: number): Promise<BorrowRequestView> {
+  return ctx.read(async (q) => toRequestViewOf(q, await readRequest(q, id, visibleRequests(ctx))));
+}
