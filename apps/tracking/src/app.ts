@@ -13,8 +13,13 @@ import type { TrackingConfig } from './config.js';
 import type { TrackingDeps, TrackingFastify } from './app-types.js';
 import { bootstrapTracking, type BootstrapResult } from './bootstrap.js';
 import { createActorLoader } from './modules/identity/actor-loader.js';
-import { createDataScopeResolver, withoutBusinessGroups } from './modules/identity/data-scope.js';
+import { createDataScopeResolver, loadGroupPhases } from './modules/identity/data-scope.js';
 import { registerIdentityRoutes } from './modules/identity/routes.js';
+import { registerGroupRoutes } from './modules/groups/routes.js';
+import { registerProductRoutes } from './modules/products/routes.js';
+import { registerQrCodeRoutes } from './modules/qrcode/routes.js';
+import { registerReminderRoutes } from './modules/reminders/routes.js';
+import { registerTaskRoutes } from './modules/tasks/routes.js';
 
 export const TRACKING_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const TRACKING_AUDIENCE = 'tracking';
@@ -53,12 +58,17 @@ export async function buildTrackingApp(config: TrackingConfig, options: BuildOpt
     })) as unknown as TrackingFastify;
     const dataScope = createDataScopeResolver({
       ungrouped: config.dataScopeUngrouped,
-      loadGroupPhases: withoutBusinessGroups,
+      loadGroupPhases,
       warn: (message) => app.log.warn(message),
     });
     const deps: TrackingDeps = { config, database, tokens, locks, dataScope };
     installRequestGuards(app, { tokens, loadActor: createActorLoader(database, config.orgDepartment), locks });
     registerIdentityRoutes(app, deps);
+    registerProductRoutes(app, deps);
+    registerQrCodeRoutes(app);
+    registerTaskRoutes(app, deps);
+    registerReminderRoutes(app, deps);
+    registerGroupRoutes(app, deps);
     await app.ready();
     let closed = false;
     return {

@@ -1,2 +1,5 @@
 export * from './identity.js';
 export * from './audit.js';
+export * from './groups.js';
+export * from './products.js';
+export * from './tasks.js';

@@ -1,8 +1,9 @@
-import type { Queryable, UseCaseContext } from '@wms/platform';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Queryable, type UseCaseContext } from '@wms/platform';
 import type { UngroupedScope } from '../../config.js';
+import { businessGroupMembers, businessGroupPhases, businessGroups, LIFECYCLE_PHASES, type LifecyclePhase } from '../../db/schema/index.js';
 
-export const LIFECYCLE_PHASES = ['PRODUCTION', 'AFTER_SALES'] as const;
-export type LifecyclePhase = (typeof LIFECYCLE_PHASES)[number];
+export { LIFECYCLE_PHASES, type LifecyclePhase };
 
 /** Display labels come from the server (spec §2). */
 export const PHASE_LABELS: Readonly<Record<LifecyclePhase, string>> = { PRODUCTION: '生产', AFTER_SALES: '售后' };
@@ -19,8 +20,32 @@ export interface DataScope {
 /** Phases granted by the user's active business groups, or null when the user is in no active group. */
 export type GroupPhasesLoader = (q: Queryable, userId: number) => Promise<readonly LifecyclePhase[] | null>;
 
-/** The loader while business groups do not exist yet: every user is ungrouped. */
-export const withoutBusinessGroups: GroupPhasesLoader = async () => null;
+/**
+ * The phases of the user's active groups (spec §3 rule 2). A sub-group counts as active only while its
+ * parent is active too (deactivating a group switches off its whole branch), and a sub-group without
+ * phase rows of its own inherits its parent's. A user whose active groups grant no phase gets an empty
+ * list (grouped, sees nothing); a user in no active group gets null (the ungrouped rules decide).
+ */
+export const loadGroupPhases: GroupPhasesLoader = async (q, userId) => {
+  const rows = await queryRows<{ phase: LifecyclePhase | null }>(
+    q,
+    sql`with my_groups as (
+          select g.id, g.parent_id
+            from ${businessGroupMembers} m
+            join ${businessGroups} g on g.id = m.group_id
+            left join ${businessGroups} p on p.id = g.parent_id
+           where m.user_id = ${userId} and g.active and coalesce(p.active, true)
+        )
+        select ph.phase
+          from my_groups mg
+          left join ${businessGroupPhases} ph on ph.group_id = case
+            when exists (select 1 from ${businessGroupPhases} own where own.group_id = mg.id) then mg.id
+            else mg.parent_id
+          end`,
+  );
+  if (rows.length === 0) return null;
+  return LIFECYCLE_PHASES.filter((phase) => rows.some((row) => row.phase === phase));
+};
 
 export type ScopeRule = 'super_admin' | 'groups' | 'ungrouped_supervisor' | 'ungrouped_all' | 'ungrouped_none';
 
@@ -68,6 +93,25 @@ export function createDataScopeResolver(options: {
       return scope;
     },
   };
+}
+
+/**
+ * The use-case context of the tracking service: the platform context plus the caller's data scope,
+ * resolved at most once per context. Resolve it BEFORE opening a transaction: in PGlite mode a read
+ * inside a transaction would wait for the transaction's own lock.
+ */
+export interface TrackingContext extends UseCaseContext {
+  dataScope(): Promise<DataScope>;
+}
+
+export function withDataScope(ctx: UseCaseContext, resolver: DataScopeResolver): TrackingContext {
+  let resolved: Promise<DataScope> | undefined;
+  return Object.assign(ctx, { dataScope: () => (resolved ??= resolver.scopeOf(ctx)) });
+}
+
+/** Whether the scope shows rows of this lifecycle phase. */
+export function scopeShows(scope: DataScope, phase: LifecyclePhase): boolean {
+  return scope.unrestricted || scope.phases.includes(phase);
 }
 
 export interface DataScopeView {

@@ -1,0 +1,48 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { likePattern, notFound, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
+import { products } from '../../db/schema/index.js';
+import type { TrackingContext } from '../identity/data-scope.js';
+import { toProductView } from './product-mapper.js';
+import { productScopeCondition } from './product-scope.js';
+import type { ProductListQuery } from './schemas.js';
+
+/** One WHERE for the page and the total: the data scope is part of it (spec 4.3), never applied after paging. */
+function productWhere(scopeCondition: SQL | undefined, query: ProductListQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [scopeCondition];
+  const keyword = query.keyword?.trim();
+  if (keyword) {
+    const pattern = likePattern(keyword);
+    conditions.push(or(ilike(products.serialNumber, pattern), ilike(products.model, pattern)));
+  }
+  if (query.status) conditions.push(eq(products.status, query.status));
+  if (query.lifecycle_phase) conditions.push(eq(products.lifecyclePhase, query.lifecycle_phase));
+  if (query.current_stage) conditions.push(eq(products.currentStage, query.current_stage));
+  if (query.group_id) conditions.push(eq(products.groupId, query.group_id));
+  if (query.base_id) conditions.push(eq(products.baseId, query.base_id));
+  return and(...conditions);
+}
+
+/** Newest first. */
+export async function listProducts(ctx: TrackingContext, query: ProductListQuery) {
+  const paging = pagingOf(query);
+  const where = productWhere(productScopeCondition(await ctx.dataScope()), query);
+  return ctx.read(async (q) => {
+    const rows = await q.select().from(products).where(where).orderBy(desc(products.id)).limit(paging.limit).offset(paging.offset);
+    const [total] = await q.select({ n: count() }).from(products).where(where);
+    return pageOf(rows.map(toProductView), total?.n ?? 0, paging);
+  });
+}
+
+/** A lookup by id, like the scan: anybody logged in may view a product; operating needs scope. */
+export async function getProduct(ctx: UseCaseContext, id: number) {
+  const [row] = await ctx.read((q) => q.select().from(products).where(eq(products.id, id)));
+  if (!row) throw notFound('产品');
+  return toProductView(row);
+}
+
+/** GET /products/scan/{sn}: exact serial (case-insensitive), not scope-filtered (spec 4.3). */
+export async function scanProduct(ctx: UseCaseContext, serialNumber: string) {
+  const [row] = await ctx.read((q) => q.select().from(products).where(eq(products.serialNumber, serialNumber.trim().toUpperCase())));
+  if (!row) throw notFound(`序列号 ${serialNumber} 对应的产品`);
+  return toProductView(row);
+}

@@ -1,0 +1,32 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema/index.js';
+import type { TrackingContext } from '../identity/data-scope.js';
+import { lockOperableTask } from './task-access.js';
+import { appendTaskLog } from './task-log-writer.js';
+import { toTaskLogView } from './task-mapper.js';
+import { moveTask } from './task-status.js';
+import type { CreateTaskLogBody } from './schemas.js';
+
+/**
+ * POST /tasks/{id}/logs, a write on the task (403 outside the caller's scope). START and FINISH move
+ * the task (TASK_MOVES; a move the status does not allow is 400 STATUS_NOT_ALLOWED and writes no
+ * log); PROGRESS and COMMENT leave the status alone. Any log's hours add to the task's hours.
+ */
+export async function addTaskLog(ctx: TrackingContext, taskId: number, input: CreateTaskLogBody) {
+  const scope = await ctx.dataScope();
+  return ctx.transaction(async (tx) => {
+    const { task } = await lockOperableTask(tx, scope, taskId);
+    if (input.action === 'START') await moveTask(tx, task, 'start', ctx.now);
+    if (input.action === 'FINISH') await moveTask(tx, task, 'finish', ctx.now);
+    const log = await appendTaskLog(tx, {
+      taskId,
+      userId: ctx.actor.id,
+      action: input.action,
+      content: input.content?.trim() ?? '',
+      hours: input.hours,
+      now: ctx.now,
+    });
+    const [user] = await tx.select({ name: users.name }).from(users).where(eq(users.id, ctx.actor.id));
+    return toTaskLogView({ log, userName: user?.name ?? ctx.actor.name });
+  });
+}
