@@ -1,7 +1,7 @@
 /**
  * `npm start`: both services in one process on embedded PGlite under ./data, wired to each other
- * (the inventory service notifies the tracking service with a shared webhook key), demo data on an
- * empty database, and the admin login printed once.
+ * (the inventory service's outbox dispatcher notifies the tracking service with a shared webhook key),
+ * demo data on an empty database, and the admin login printed once.
  */
 import { closeOnSignals, exitOnStartFailure } from '@wms/platform';
 import { persistentSecret, loadInventoryConfig } from '../apps/inventory/src/config.js';
@@ -9,6 +9,7 @@ import { buildInventoryApp } from '../apps/inventory/src/app.js';
 import { seedDemoIfEmpty } from '../apps/inventory/src/seed/demo.js';
 import { loadTrackingConfig } from '../apps/tracking/src/config.js';
 import { buildTrackingApp } from '../apps/tracking/src/app.js';
+import { seedTrackingDemoIfEmpty } from '../apps/tracking/src/seed/demo.js';
 
 async function main() {
   const env = { ...process.env };
@@ -34,7 +35,10 @@ async function main() {
     await tracking.close();
   });
 
-  if (inventoryConfig.seedDemo) await seedDemoIfEmpty(inventory.deps.database);
+  if (inventoryConfig.seedDemo) {
+    await seedDemoIfEmpty(inventory.deps.database);
+    await seedTrackingDemoIfEmpty(tracking.deps.database, trackingConfig);
+  }
   const trackingAddress = await tracking.app.listen({ host: trackingConfig.host, port: trackingConfig.port });
   const inventoryAddress = await inventory.app.listen({ host: inventoryConfig.host, port: inventoryConfig.port });
 

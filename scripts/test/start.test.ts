@@ -52,6 +52,31 @@ const login = (port: number) =>
     body: JSON.stringify({ username: 'admin', password: 'start-admin-pass' }),
   });
 
+/**
+ * The wiring of npm start: a demo product awaiting receipt in the tracking service is looked up by its
+ * identity card, stocked in at the inventory service, and the dispatcher's notification moves it to 已入库.
+ */
+async function stockInByIdentityCard(inventoryToken: string, serial: string) {
+  const auth = { authorization: `Bearer ${inventoryToken}` };
+  const card = (await (await api(inventoryPort, `/inbound/stock/card/${serial}`, { headers: auth })).json()) as Record<string, unknown>;
+  expect(card).toMatchObject({ serial_number: serial, base_id: expect.any(Number), material_name: '智能控制器', company_name: 'ALPHA' });
+  const stocked = await api(inventoryPort, '/inbound/stock', {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ source_table: 'stock_product', base_id: card.base_id, serial_number: serial, in_quantity: 1 }),
+  });
+  expect(stocked.status).toBe(201);
+  const { token } = (await (await login(trackingPort)).json()) as { token: string };
+  const deadline = Date.now() + 20_000;
+  let status = '';
+  while (status !== '已入库' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const product = await api(trackingPort, `/products/scan/${serial}`, { headers: { authorization: `Bearer ${token}` } });
+    status = ((await product.json()) as { status: string }).status;
+  }
+  expect(status).toBe('已入库');
+}
+
 describe('npm start', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -67,6 +92,7 @@ describe('npm start', () => {
     const materials = (await (await api(inventoryPort, '/inbound/base?limit=1', { headers: { authorization: `Bearer ${token}` } })).json()) as { total: number };
     expect(materials.total).toBeGreaterThan(20);
     expect((await login(trackingPort)).status).toBe(200);
+    await stockInByIdentityCard(token, 'A00000000000C106');
 
     const second = start({ INVENTORY_PORT: String(inventoryPort + 2), TRACKING_PORT: String(inventoryPort + 3) });
     expect(await second.exited).toBe(1);

@@ -22,6 +22,8 @@ import { registerReturnRoutes } from './modules/returns/routes.js';
 import { registerDefectiveRoutes } from './modules/defective/routes.js';
 import { registerBorrowRoutes } from './modules/borrow/routes.js';
 import { installMailer } from './modules/notifications/mailer.js';
+import { registerIntegrationRoutes } from './modules/integrations/routes.js';
+import { installOutboxDispatcher, type DispatcherOptions } from './modules/integrations/install-dispatcher.js';
 
 export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const INVENTORY_AUDIENCE = 'inventory';
@@ -30,6 +32,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptionsLogger;
   /** Replaces the lock store chosen from REDIS_URL (tests inject an unreachable one). */
   locks?: LockStore;
+  /** The notification outbox dispatcher (tests: disable it, or shorten its interval and backoff). */
+  dispatcher?: DispatcherOptions;
 }
 
 export interface InventoryApp {
@@ -65,6 +69,8 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
     registerDefectiveRoutes(app, deps);
     registerBorrowRoutes(app, deps);
     installMailer(app, deps);
+    registerIntegrationRoutes(app, deps);
+    installOutboxDispatcher(app, deps, options.dispatcher);
     await app.ready();
     let closed = false;
     return {

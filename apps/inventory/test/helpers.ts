@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestDatabase } from '@wms/platform/testing';
 import type { LockStore } from '@wms/platform';
-import { buildInventoryApp, type InventoryApp } from '../src/app.js';
+import { buildInventoryApp, type BuildOptions, type InventoryApp } from '../src/app.js';
 import type { InventoryConfig } from '../src/config.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
@@ -40,9 +40,11 @@ export function testConfig(databaseUrl: string, overrides: Partial<InventoryConf
 let userCounter = 0;
 
 /** One inventory app on a fresh database (PGlite in memory, or a new PostgreSQL database). */
-export async function buildTestInventory(options: { config?: Partial<InventoryConfig>; locks?: LockStore } = {}): Promise<TestInventory> {
+export async function buildTestInventory(
+  options: { config?: Partial<InventoryConfig>; locks?: LockStore; dispatcher?: BuildOptions['dispatcher'] } = {},
+): Promise<TestInventory> {
   const database = await createTestDatabase('inv');
-  const service = await buildInventoryApp(testConfig(database.url, options.config), { locks: options.locks });
+  const service = await buildInventoryApp(testConfig(database.url, options.config), { locks: options.locks, dispatcher: options.dispatcher });
   const { app } = service;
 
   const request: TestInventory['request'] = (method, url, opts = {}) =>

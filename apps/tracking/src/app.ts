@@ -19,7 +19,9 @@ import { registerGroupRoutes } from './modules/groups/routes.js';
 import { registerProductRoutes } from './modules/products/routes.js';
 import { registerQrCodeRoutes } from './modules/qrcode/routes.js';
 import { registerReminderRoutes } from './modules/reminders/routes.js';
+import { registerStatsRoutes } from './modules/stats/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
+import { registerIntegrationRoutes } from './modules/integrations/routes.js';
 
 export const TRACKING_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const TRACKING_AUDIENCE = 'tracking';
@@ -69,6 +71,8 @@ export async function buildTrackingApp(config: TrackingConfig, options: BuildOpt
     registerTaskRoutes(app, deps);
     registerReminderRoutes(app, deps);
     registerGroupRoutes(app, deps);
+    registerStatsRoutes(app, deps);
+    registerIntegrationRoutes(app, deps);
     await app.ready();
     let closed = false;
     return {

@@ -33,6 +33,8 @@ export const errorStatus = {
   ENDPOINT_REMOVED: 410,
   KEY_NOT_CONFIGURED: 503,
   UNAVAILABLE: 503,
+  /** The other service (e.g. production tracking) is not configured, unreachable or refused the call. */
+  UPSTREAM_UNAVAILABLE: 503,
   INTERNAL: 500,
 } as const;
 

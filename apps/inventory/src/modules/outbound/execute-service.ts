@@ -5,6 +5,7 @@ import { quantityPerMaterial, releaseReservation, reservedOnRow } from '../reser
 import { flattenJoined, selectStockRows, type StockRowWithMaterial } from '../stock/stock-rows.js';
 import { checkLowStockAfterOutbound } from './low-stock-seam.js';
 import { recordOutboundNotification } from './notification-seam.js';
+import { announceOutboxMessages } from '../notifications/outbox-signal.js';
 import { toOutboundLineView } from './outbound-line-mapper.js';
 import { nextOutboundNo } from './outbound-no.js';
 import { lockRequest, requestsInScope } from './request-access.js';
@@ -81,6 +82,7 @@ export async function executeOutbound(ctx: UseCaseContext, input: ExecuteBody): 
         quantity: line.quantity,
       })),
     });
+    ctx.afterCommit(announceOutboxMessages);
     const baseIds = [...new Set(lines.map((line) => line.baseId))];
     ctx.afterCommit(() => checkLowStockAfterOutbound(ctx, request.companyName, baseIds));
 

@@ -1,16 +1,19 @@
 import type { Tx, UseCaseContext } from '@wms/platform';
 import { relaxLowStockLevels } from '../notifications/low-stock.js';
 import { enqueueStockInNotice } from '../notifications/stock-in-notice.js';
+import { announceOutboxMessages } from '../notifications/outbox-signal.js';
 import type { StockRowWithMaterial } from './stock-rows.js';
 
 /**
  * Called inside the stock-in transaction right after the row is inserted:
  *  - the stock-in message for the tracking service goes into the outbox in this same transaction
- *    (contract §5; operator = the caller's username), delivered after commit by the dispatcher;
+ *    (contract §5; operator = the caller's username), delivered after commit by the dispatcher
+ *    (woken by the after-commit announcement);
  *  - the material's low-stock alert level comes down if the new stock lifted it above a threshold,
  *    so the next fall is a new crossing (contract §8).
  */
 export async function onStockedIn(ctx: UseCaseContext, tx: Tx, row: StockRowWithMaterial): Promise<void> {
   await enqueueStockInNotice(tx, ctx.actor.username, row);
+  ctx.afterCommit(announceOutboxMessages);
   await relaxLowStockLevels(tx, [row.baseId], ctx.now);
 }

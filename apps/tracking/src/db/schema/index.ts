@@ -3,3 +3,4 @@ export * from './audit.js';
 export * from './groups.js';
 export * from './products.js';
 export * from './tasks.js';
+export * from './integrations.js';

@@ -62,6 +62,8 @@ export const taskLogs = pgTable(
   (t) => [
     index('task_logs_task_idx').on(t.taskId, t.createdAt),
     index('task_logs_user_idx').on(t.userId, t.createdAt),
+    // statistics read logs by time across all users (people history, recent activity, ranking, today)
+    index('task_logs_created_idx').on(t.createdAt),
     check('task_logs_action_valid', sql`${t.action} in ('CREATE', 'START', 'PROGRESS', 'FINISH', 'COMMENT')`),
     check('task_logs_hours_non_negative', sql`${t.hours} >= 0`),
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX "task_logs_created_idx" ON "task_logs" USING btree ("created_at");
