@@ -22,6 +22,7 @@ import { registerReminderRoutes } from './modules/reminders/routes.js';
 import { registerStatsRoutes } from './modules/stats/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
 import { registerIntegrationRoutes } from './modules/integrations/routes.js';
+import { registerAuditRoutes } from './modules/audit/routes.js';
 
 export const TRACKING_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const TRACKING_AUDIENCE = 'tracking';
@@ -73,6 +74,7 @@ export async function buildTrackingApp(config: TrackingConfig, options: BuildOpt
     registerGroupRoutes(app, deps);
     registerStatsRoutes(app, deps);
     registerIntegrationRoutes(app, deps);
+    registerAuditRoutes(app, deps);
     await app.ready();
     let closed = false;
     return {

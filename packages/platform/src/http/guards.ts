@@ -90,7 +90,7 @@ async function authenticate(request: FastifyRequest, options: GuardOptions): Pro
 }
 
 function checkApiKey(request: FastifyRequest, configured: string | undefined): void {
-  if (!configured) throw new AppError('KEY_NOT_CONFIGURED', '内部接口密钥未配置');
+  if (!configured) throw new AppError('KEY_NOT_CONFIGURED', '接口密钥未配置，服务暂不可用');
   const sent = request.headers['x-api-key'];
   if (typeof sent !== 'string' || !safeEqual(sent, configured)) throw unauthenticated('X-API-Key 缺失或错误');
 }

@@ -1,0 +1,61 @@
+import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { likePattern, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
+import { auditLogs } from '../../db/schema/index.js';
+import type { AuditEntry, AuditQuery } from './schemas.js';
+
+const BEIJING_OFFSET_MS = 8 * 3600 * 1000;
+
+/** Audit times are always shown in Beijing time (contract §2). */
+export function beijingIso(date: Date): string {
+  return new Date(date.getTime() + BEIJING_OFFSET_MS).toISOString().replace('Z', '+08:00');
+}
+
+/** A bare date is a Beijing day; the end date includes its whole day. */
+function beijingDayStart(day: string): Date {
+  return new Date(Date.parse(`${day}T00:00:00+08:00`));
+}
+
+function conditionsOf(query: AuditQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (query.module) conditions.push(eq(auditLogs.module, query.module));
+  if (query.action) {
+    const actions = query.action.split(',').map((a) => a.trim().toUpperCase()).filter(Boolean);
+    if (actions.length > 0) conditions.push(inArray(auditLogs.action, actions));
+  }
+  if (query.username) conditions.push(eq(auditLogs.username, query.username));
+  if (query.target_keyword) {
+    const pattern = likePattern(query.target_keyword);
+    conditions.push(or(ilike(auditLogs.targetId, pattern), ilike(auditLogs.targetName, pattern)));
+  }
+  if (query.start_date) conditions.push(gte(auditLogs.createdAt, beijingDayStart(query.start_date)));
+  if (query.end_date) conditions.push(lt(auditLogs.createdAt, new Date(beijingDayStart(query.end_date).getTime() + 24 * 3600 * 1000)));
+  return and(...conditions);
+}
+
+function toAuditEntry(row: typeof auditLogs.$inferSelect): AuditEntry {
+  return {
+    id: row.id,
+    module: row.module,
+    action: row.action,
+    target_id: row.targetId,
+    target_name: row.targetName,
+    username: row.username,
+    time: beijingIso(row.createdAt),
+    source: row.requestUrl ? row.requestUrl.replace(/^\/api\/v\d+/, '') : null,
+    details: row.details,
+  };
+}
+
+/** The tracking service's own audit trail (contract §8), newest first; receiver writes show the operator. */
+export async function listAudit(ctx: UseCaseContext, query: AuditQuery) {
+  const paging = pagingOf(query);
+  const where = conditionsOf(query);
+  return ctx.read(async (q) => {
+    const rows = await q.select().from(auditLogs).where(where).orderBy(desc(auditLogs.id)).limit(paging.limit).offset(paging.offset);
+    const [total] = await q.select({ n: count() }).from(auditLogs).where(where);
+    return pageOf(rows.map(toAuditEntry), total?.n ?? 0, paging);
+  });
+}
+
+export const auditModules = (ctx: UseCaseContext) =>
+  ctx.read((q) => q.selectDistinct({ module: auditLogs.module }).from(auditLogs).orderBy(sql`1`)).then((rows) => rows.map((r) => r.module));

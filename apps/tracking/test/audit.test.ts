@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestTracking, type TestTracking } from './helpers.js';
+import { createProduct } from './scope-fixtures.js';
+
+const KEY = 'audit-webhook-key';
+
+describe('tracking audit log', () => {
+  let t: TestTracking;
+  beforeAll(async () => {
+    t = await buildTestTracking({ config: { webhookApiKey: KEY } });
+  });
+  afterAll(() => t.close());
+
+  it('is for SUPER_ADMIN only', async () => {
+    const supervisor = await t.user('SUPERVISOR');
+    expect((await t.request('GET', '/api/v1/audit', { token: supervisor.token })).statusCode).toBe(403);
+    expect((await t.request('GET', '/api/v1/audit')).statusCode).toBe(401);
+  });
+
+  it('lists writes newest first with the actor, Beijing time and the source path', async () => {
+    const product = await createProduct(t, { model: '审计样机' });
+    const query = `module=${encodeURIComponent('产品管理')}&action=CREATE&target_keyword=${product.serial_number}`;
+    const page = (await t.request('GET', `/api/v1/audit?${query}`, { token: t.adminToken })).json();
+    expect(page.total).toBe(1);
+    const created = page.items[0];
+    expect(created.target_id).toBe(String(product.id));
+    expect((await t.request('GET', '/api/v1/audit/modules', { token: t.adminToken })).json()).toContain('产品管理');
+    expect(created.username).toBe('admin');
+    expect(created.time).toMatch(/\+08:00$/);
+    expect(created.source).toBe('/products');
+  });
+
+  it('shows the operator of a received notification', async () => {
+    const product = await createProduct(t, { model: '通知样机' });
+    await t.request('PATCH', `/api/v1/products/${product.id}`, { token: t.adminToken, body: { status: '待仓库收货' } });
+    const notice = { event_id: randomUUID(), company_name: 'ALPHA', operator: 'warehouse_zhang', serial_number: product.serial_number, quantity: 1 };
+    const received = await t.request('POST', '/api/v1/integrations/inventory/stock-in', { body: notice, headers: { 'x-api-key': KEY } });
+    expect(received.json()).toMatchObject({ ok: true, matched: true });
+    const entries = (await t.request('GET', '/api/v1/audit?username=warehouse_zhang', { token: t.adminToken })).json();
+    expect(entries.total).toBeGreaterThan(0);
+    expect(entries.items.every((entry: { username: string }) => entry.username === 'warehouse_zhang')).toBe(true);
+  });
+
+  it('refuses bad filters with 422', async () => {
+    const res = await t.request('GET', '/api/v1/audit?start_date=yesterday', { token: t.adminToken });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('VALIDATION_FAILED');
+  });
+});
