@@ -37,7 +37,7 @@ async function ok(app: Injectable, method: string, url: string, token: string | 
 const loginToken = async (app: Injectable) => (await ok(app, 'POST', '/api/v1/auth/login', undefined, ADMIN, 200)).token as string;
 
 /** Polls until `done` holds; fails the test with the last value after the timeout. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -264,5 +264,5 @@ describe('restarts', () => {
     expect(auditsAfter[0]!.n).toBe(auditsBefore[0]!.n);
     const events = await trackingDatabase().read((q) => queryRows<{ n: number }>(q, sql`select count(*)::int as n from integration_events`));
     expect(events[0]!.n).toBe(5);
-  }, 60_000);
+  }, 240_000);
 });
