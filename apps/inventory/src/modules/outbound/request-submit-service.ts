@@ -42,19 +42,20 @@ export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboun
 
 /**
  * POST /outbound/request (spec 3.2): a new request in status 0, reserved at submission. It belongs to
- * the applicant's company; cross-domain callers name it.
+ * the applicant's company; cross-domain callers name it. The answer is built after the commit: the
+ * reserved rows stay locked until then, and naming them needs no lock.
  */
 export async function submitOutboundRequest(ctx: UseCaseContext, input: SubmitRequestBody): Promise<OutboundRequestView> {
   const companyName = companyForCreate(ctx.actor, input.company_name);
   const items = input.items.map((item) => ({ base_id: item.base_id, quantity: toDecimalString(item.quantity) }));
-  return ctx.transaction(async (tx) => {
-    const created = await createReservedRequest(tx, ctx.now, {
+  const created = await ctx.transaction((tx) =>
+    createReservedRequest(tx, ctx.now, {
       applicantId: ctx.actor.id,
       companyName,
       outboundType: input.outbound_type,
       items,
       remark: input.remark,
-    });
-    return toRequestViewOf(tx, created);
-  });
+    }),
+  );
+  return ctx.read((q) => toRequestViewOf(q, created));
 }

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
-import { AppError, toQuantityOrZero, type Tx } from '@wms/platform';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { AppError, queryRows, toQuantityOrZero, type Tx } from '@wms/platform';
 import { materials, stockRows } from '../../db/schema/index.js';
 import {
   allocateLargestFirst,
@@ -13,24 +13,23 @@ import type { ReservationLine, RequestedItem } from './lines.js';
 /** Each attempt that loses a row to a concurrent reservation starts over; after this many, 409. */
 const MAX_ATTEMPTS = 8;
 
-class RowTakenMeanwhile extends Error {}
-
 /**
  * Reserves stock for a request of `company` (spec 3.2, 4.1): merge by material, allocate largest
  * available first over the 在库 rows, and take each line off available_quantity with a guarded
  * update. Strict: a shortage of any material is 400 STOCK_SHORTAGE and nothing is reserved.
  *
- * No candidate is locked while reading. The guarded updates run in ascending id order inside a
- * savepoint; when one finds its row taken by a concurrent request, the savepoint is rolled back
- * (which also releases the row locks of this attempt) and the whole allocation is read again.
- * So every attempt locks in id order and two reservations can never deadlock on each other.
- * Rows taken stay locked until the caller's transaction ends.
+ * No candidate is locked while reading. The chosen rows are then locked in ascending id order and
+ * taken with guarded updates, in one statement inside a savepoint; when a row was taken by a
+ * concurrent request meanwhile, the savepoint is rolled back (which also releases the row locks of
+ * this attempt) and the whole allocation is read again. So every attempt locks in id order and two
+ * reservations can never deadlock on each other. Rows taken stay locked until the caller's
+ * transaction ends.
  */
 export async function reserveStock(tx: Tx, company: string, items: readonly RequestedItem[]): Promise<ReservationLine[]> {
   const needs = mergeByMaterial(items);
-  const names = await materialNamesOf(tx, company, needs.map((need) => need.base_id));
+  const baseIds = needs.map((need) => need.base_id);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const candidates = await readCandidates(tx, company, [...names.keys()]);
+    const { names, candidates } = await readMaterialsAndCandidates(tx, company, baseIds);
     const { lines, shortages } = allocateLargestFirst(needs, candidates);
     if (shortages.length > 0) throw shortageError(shortages, names);
     if (await takeInIdOrder(tx, lines)) {
@@ -46,59 +45,65 @@ export async function reserveStock(tx: Tx, company: string, items: readonly Requ
   throw new AppError('CONFLICT', '库存正被其他申请同时占用，请稍后重试');
 }
 
-/** Names of the requested materials; a material that is unknown or of another company is 404. */
-async function materialNamesOf(tx: Tx, company: string, baseIds: number[]): Promise<Map<number, string>> {
+/**
+ * The requested materials with their candidates (在库 rows with available > 0), largest first, in one
+ * query. A material that is unknown or of another company is 404.
+ */
+async function readMaterialsAndCandidates(
+  tx: Tx,
+  company: string,
+  baseIds: number[],
+): Promise<{ names: Map<number, string>; candidates: AllocationCandidate[] }> {
   const rows = await tx
-    .select({ id: materials.id, name: materials.name })
+    .select({
+      baseId: materials.id,
+      name: materials.name,
+      id: stockRows.id,
+      sourceTable: stockRows.sourceTable,
+      availableQuantity: stockRows.availableQuantity,
+    })
     .from(materials)
-    .where(and(inArray(materials.id, baseIds), eq(materials.companyName, company)));
-  const names = new Map(rows.map((row) => [row.id, row.name]));
+    .leftJoin(stockRows, and(eq(stockRows.baseId, materials.id), eq(stockRows.status, '在库'), gt(stockRows.availableQuantity, '0')))
+    .where(and(inArray(materials.id, baseIds), eq(materials.companyName, company)))
+    .orderBy(desc(stockRows.availableQuantity), asc(stockRows.id));
+  const names = new Map(rows.map((row) => [row.baseId, row.name]));
   const missing = baseIds.find((id) => !names.has(id));
   if (missing !== undefined) throw new AppError('NOT_FOUND', `物料不存在: ${missing}`, { base_id: missing });
-  return names;
-}
-
-async function readCandidates(tx: Tx, company: string, baseIds: number[]): Promise<AllocationCandidate[]> {
-  return tx
-    .select({
-      id: stockRows.id,
-      base_id: stockRows.baseId,
-      source_table: stockRows.sourceTable,
-      available_quantity: stockRows.availableQuantity,
-    })
-    .from(stockRows)
-    .innerJoin(materials, eq(materials.id, stockRows.baseId))
-    .where(
-      and(
-        inArray(stockRows.baseId, baseIds),
-        eq(materials.companyName, company),
-        eq(stockRows.status, '在库'),
-        gt(stockRows.availableQuantity, '0'),
-      ),
-    )
-    .orderBy(desc(stockRows.availableQuantity), asc(stockRows.id));
-}
-
-/** True when every line was taken; false (and nothing taken) when a concurrent request got there first. */
-async function takeInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<boolean> {
-  const inIdOrder = [...lines].sort((a, b) => a.stock_id - b.stock_id);
-  try {
-    await tx.transaction(async (savepoint) => {
-      for (const line of inIdOrder) {
-        const quantity = line.quantity.toString();
-        const taken = await savepoint
-          .update(stockRows)
-          .set({ availableQuantity: sql`${stockRows.availableQuantity} - ${quantity}::numeric`, updatedAt: sql`now()` })
-          .where(and(eq(stockRows.id, line.stock_id), eq(stockRows.status, '在库'), gte(stockRows.availableQuantity, quantity)))
-          .returning({ id: stockRows.id });
-        if (taken.length === 0) throw new RowTakenMeanwhile();
-      }
-    });
-    return true;
-  } catch (err) {
-    if (err instanceof RowTakenMeanwhile) return false;
-    throw err;
+  const candidates: AllocationCandidate[] = [];
+  for (const row of rows) {
+    if (row.id === null || row.sourceTable === null || row.availableQuantity === null) continue;
+    candidates.push({ id: row.id, base_id: row.baseId, source_table: row.sourceTable, available_quantity: row.availableQuantity });
   }
+  return { names, candidates };
+}
+
+/**
+ * True when every line was taken; false (and nothing taken) when a concurrent request got there first.
+ * One statement: the materialized CTE locks the rows in ascending id order (FOR UPDATE above the sort),
+ * and only rows it locked reach the guarded update, which re-checks status and availability on the
+ * newest row version. On success the savepoint is simply left to the transaction's commit (releasing
+ * it would cost a round trip while the rows are locked); on failure, rolling back to it undoes this
+ * attempt and releases its row locks.
+ */
+async function takeInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<boolean> {
+  const ids = lines.map((line) => line.stock_id);
+  const quantities = lines.map((line) => line.quantity.toString());
+  await tx.execute(sql`savepoint reserve_stock`);
+  const taken = await queryRows<{ id: number }>(
+    tx,
+    sql`with locked as materialized (
+          select id from stock_rows where id = any(${sql.param(ids)}::int[]) order by id for update
+        )
+        update stock_rows as s
+           set available_quantity = s.available_quantity - wanted.quantity, updated_at = now()
+          from locked
+          join unnest(${sql.param(ids)}::int[], ${sql.param(quantities)}::numeric[]) as wanted(id, quantity) on wanted.id = locked.id
+         where s.id = locked.id and s.status = '在库' and s.available_quantity >= wanted.quantity
+        returning s.id`,
+  );
+  if (taken.length === lines.length) return true;
+  await tx.execute(sql`rollback to savepoint reserve_stock`);
+  return false;
 }
 
 function shortageError(shortages: Shortage[], names: Map<number, string>): AppError {
