@@ -1,17 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from './fixtures.js';
-import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
-import { approvedBorrow, borrowLedgerCheck, borrowWorld, dispatchOk, materialWithStock, post, rowState, type BorrowWorld } from './borrow-fixtures.js';
+import type { TestInventory, TestUser } from './helpers.js';
+import { approvedBorrow, borrowLedgerCheck, dispatchOk, materialWithStock, post, rowState, useBorrowWorld, type BorrowWorld } from './borrow-fixtures.js';
 
 let t: TestInventory;
 let w: BorrowWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await borrowWorld(t);
-});
-afterAll(() => t.close());
+useBorrowWorld((built) => ({ t, w } = built));
 
 interface LineState {
   id: number;

@@ -1,11 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestInventory, type TestInventory } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { TestInventory } from './helpers.js';
 import {
   approveBorrowOk,
   approvedBorrow,
   borrowCounts,
-  borrowLedgerCheck,
-  borrowWorld,
   dispatch,
   dispatchOk,
   groupApi,
@@ -15,18 +13,14 @@ import {
   storedBorrowRequest,
   storedLine,
   submitBorrowOk,
+  useBorrowWorld,
   type BorrowWorld,
 } from './borrow-fixtures.js';
 
 let t: TestInventory;
 let w: BorrowWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await borrowWorld(t);
-});
-afterAll(() => t.close());
-afterEach(() => borrowLedgerCheck(t));
+useBorrowWorld((built) => ({ t, w } = built), { checkLedger: true });
 
 describe('dispatch by scan', () => {
   it('turns the reservation into a borrow freeze per scanned row and deducts no stock', async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { queryRows } from './fixtures.js';
+import { flowCast, queryRows, storedRequestOf, useTestApp, type FlowCast, type RequestJson } from './fixtures.js';
 import type { TestInventory, TestUser } from './helpers.js';
 import { ledgerCheck } from './ledger.js';
 
@@ -8,50 +8,34 @@ import { materialWithStock } from './outbound-fixtures.js';
 
 export { materialWithStock, rowState } from './outbound-fixtures.js';
 
-/** The cast of the borrow tests: two companies and the roles that matter to the flow. */
-export interface BorrowWorld {
-  t: TestInventory;
-  admin: string;
-  /** WAREHOUSE_MGR of ALPHA: applies, approves, dispatches, returns. */
-  mgr: TestUser;
-  /** OUTBOUND of ALPHA: applies and dispatches, does not approve. */
-  op: TestUser;
-  /** SALES of ALPHA: applies and returns only (an ordinary user). */
-  sales: TestUser;
-  sales2: TestUser;
-  /** INBOUND of ALPHA: applies and returns (another ordinary user). */
-  inbound: TestUser;
-  betaMgr: TestUser;
-  betaSales: TestUser;
+/**
+ * The cast of the borrow tests: mgr (WAREHOUSE_MGR of ALPHA) applies, approves, dispatches, returns; op
+ * (OUTBOUND) applies and dispatches, does not approve; sales and sales2 (SALES) and inbound (INBOUND)
+ * apply and return only (ordinary users); betaMgr and betaSales of BETA.
+ */
+export type BorrowWorld = FlowCast;
+
+export function borrowWorld(t: TestInventory): Promise<BorrowWorld> {
+  return flowCast(t, {
+    mgr: '仓管甲',
+    op: '发货员',
+    sales: '销售甲',
+    sales2: '销售乙',
+    inbound: '入库员',
+    betaMgr: '乙仓管',
+    betaSales: '乙销售',
+  });
 }
 
-export async function borrowWorld(t: TestInventory): Promise<BorrowWorld> {
-  return {
-    t,
-    admin: t.adminToken,
-    mgr: await t.user('WAREHOUSE_MGR', 'ALPHA', { name: '仓管甲' }),
-    op: await t.user('OUTBOUND', 'ALPHA', { name: '发货员' }),
-    sales: await t.user('SALES', 'ALPHA', { name: '销售甲' }),
-    sales2: await t.user('SALES', 'ALPHA', { name: '销售乙' }),
-    inbound: await t.user('INBOUND', 'ALPHA', { name: '入库员' }),
-    betaMgr: await t.user('WAREHOUSE_MGR', 'BETA', { name: '乙仓管' }),
-    betaSales: await t.user('SALES', 'BETA', { name: '乙销售' }),
-  };
+/** A fresh app with the borrow cast for the whole test file (useTestApp); checkLedger: borrowLedgerCheck after each test. */
+export function useBorrowWorld(receive: (built: { t: TestInventory; w: BorrowWorld }) => void, options: { checkLedger?: boolean } = {}) {
+  useTestApp(borrowWorld, receive, options.checkLedger ? borrowLedgerCheck : undefined);
 }
 
 export const api = (path: string) => `/api/v1/borrow${path}`;
 export const groupApi = (path: string) => `/api/v1/transactions/borrow${path}`;
 
-export interface BorrowRequestJson {
-  id: number;
-  status: number;
-  status_label: string;
-  applicant_id: number;
-  company_name: string;
-  close_reason: string | null;
-  items: Array<{ base_id: number; quantity: number; stock_id: number; source_table: string; reserved: boolean; sku: string | null }>;
-  [field: string]: unknown;
-}
+export type BorrowRequestJson = RequestJson;
 
 export interface TransferJson {
   id: number;
@@ -155,13 +139,7 @@ export async function borrowCounts(t: TestInventory) {
   };
 }
 
-export async function storedBorrowRequest(t: TestInventory, id: number) {
-  const [row] = await queryRows<{ status: number; close_reason: string | null; items_json: Array<{ stock_id: number; quantity: string; reserved: boolean }> }>(
-    t,
-    sql`select status, close_reason, items_json from borrow_requests where id = ${id}`,
-  );
-  return row!;
-}
+export const storedBorrowRequest = (t: TestInventory, id: number) => storedRequestOf(t, 'borrow_requests', id);
 
 export async function storedLine(t: TestInventory, id: number) {
   const [row] = await queryRows<{ quantity: string; returned_quantity: string; status: string; current_holder_id: number | null; borrower_id: number }>(

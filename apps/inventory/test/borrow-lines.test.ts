@@ -1,13 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { queryRows } from './fixtures.js';
-import { buildTestInventory, type TestInventory } from './helpers.js';
+import type { TestInventory } from './helpers.js';
 import {
   approvedBorrow,
   borrowCounts,
   borrowedLine,
-  borrowLedgerCheck,
-  borrowWorld,
   dispatchOk,
   get,
   groupApi,
@@ -15,6 +13,7 @@ import {
   post,
   rowState,
   storedLine,
+  useBorrowWorld,
   type BorrowWorld,
   type LineJson,
   type TransferJson,
@@ -23,12 +22,7 @@ import {
 let t: TestInventory;
 let w: BorrowWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await borrowWorld(t);
-});
-afterAll(() => t.close());
-afterEach(() => borrowLedgerCheck(t));
+useBorrowWorld((built) => ({ t, w } = built), { checkLedger: true });
 
 async function expectRefused(call: () => Promise<{ statusCode: number; json(): Record<string, unknown>; body: string }>, status: number, code: string) {
   const before = await borrowCounts(t);

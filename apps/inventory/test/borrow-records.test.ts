@@ -1,17 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { UseCaseContext } from '@wms/platform';
 import { listBorrowRecords } from '../src/modules/borrow/records-service.js';
-import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
+import type { TestInventory, TestUser } from './helpers.js';
 import {
   api,
   approvedBorrow,
-  borrowLedgerCheck,
-  borrowWorld,
   dispatchOk,
   get,
   groupApi,
   materialWithStock,
   post,
+  useBorrowWorld,
   type BorrowWorld,
   type LineJson,
 } from './borrow-fixtures.js';
@@ -68,9 +67,9 @@ let s3: Awaited<ReturnType<typeof slipOf>>;
 let s4: Awaited<ReturnType<typeof slipOf>>;
 let pendingTransferId: number;
 
+useBorrowWorld((built) => ({ t, w } = built), { checkLedger: true });
+
 beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await borrowWorld(t);
   // S1: borrowed by sales, two lines; the second handed to inbound.
   s1 = await slipOf(w.sales, [2, 3]);
   const handOver = await post(t, `/${s1.slip.lines[1]!.id}/transfer`, w.sales.token, { to_user_id: w.inbound.id });
@@ -84,8 +83,6 @@ beforeAll(async () => {
   s4 = await slipOf(w.sales, [2]);
   await post(t, `/${s4.slip.lines[0]!.id}/return`, w.sales.token, { quantity: 2 });
 });
-afterAll(() => t.close());
-afterEach(() => borrowLedgerCheck(t));
 
 describe('GET /borrow/records', () => {
   it('an ordinary user sees the slips they borrowed, hold a line of, or are offered', async () => {

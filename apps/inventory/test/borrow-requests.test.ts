@@ -1,18 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestInventory, type TestInventory } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestInventory } from './helpers.js';
 import {
   api,
   approveBorrowOk,
   approvedBorrow,
   borrowCounts,
-  borrowLedgerCheck,
-  borrowWorld,
   groupApi,
   materialWithStock,
   post,
   rowState,
   storedBorrowRequest,
   submitBorrowOk,
+  useBorrowWorld,
   type BorrowRequestJson,
   type BorrowWorld,
 } from './borrow-fixtures.js';
@@ -20,12 +19,7 @@ import {
 let t: TestInventory;
 let w: BorrowWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await borrowWorld(t);
-});
-afterAll(() => t.close());
-afterEach(() => borrowLedgerCheck(t));
+useBorrowWorld((built) => ({ t, w } = built), { checkLedger: true });
 
 const submit = (token: string, body: unknown) => t.request('POST', api('/request'), { token, body });
 

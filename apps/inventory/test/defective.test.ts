@@ -1,21 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scrapFromLedger } from '../src/modules/defective/scrap-request-seam.js';
 import { queryRows, type AuditRow } from './fixtures.js';
-import { buildTestInventory, type TestInventory } from './helpers.js';
-import { ledgerCheck } from './ledger.js';
-import { materialWithStock, outboundWorld, rowState, type OutboundWorld } from './outbound-fixtures.js';
+import type { TestInventory } from './helpers.js';
+import { materialWithStock, rowState, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 import { returnOk, shipFromRow, type LedgerJson } from './returns-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
-});
-afterAll(() => t.close());
-afterEach(() => ledgerCheck(t));
+useOutboundWorld((built) => ({ t, w } = built), { checkLedger: true });
 
 const restockPath = (id: number, group = '/inbound/stock') => `/api/v1${group}/defective/${id}/restock`;
 const restock = (token: string, id: number, body: unknown, group?: string) => t.request('POST', restockPath(id, group), { token, body });

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { TestInventory } from './helpers.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
 
 /** Shared test fixtures: they go through the API like a user would, and throw when the API refuses. */
 
@@ -29,6 +30,84 @@ export interface StockRowJson {
   batch_number: string | null;
   serial_number: string | null;
   [field: string]: unknown;
+}
+
+/**
+ * Registers a test file's app: before all tests a fresh app and its cast (`build`) are handed to
+ * `receive`; after each test `afterEachTest` runs when given (e.g. the ledger check); after all tests
+ * the app is closed.
+ */
+export function useTestApp<W>(
+  build: (t: TestInventory) => Promise<W>,
+  receive: (built: { t: TestInventory; w: W }) => void,
+  afterEachTest?: (t: TestInventory) => Promise<void>,
+): void {
+  let app: TestInventory | undefined;
+  beforeAll(async () => {
+    app = await buildTestInventory();
+    receive({ t: app, w: await build(app) });
+  });
+  afterAll(() => app?.close());
+  if (afterEachTest) afterEach(() => afterEachTest(app!));
+}
+
+/**
+ * The cast of the stock-holding flows (outbound, borrow, returns): two companies and the roles that
+ * matter. Created in this order; a name not given is the default `<ROLE> <n>`.
+ */
+export interface FlowCast {
+  t: TestInventory;
+  admin: string;
+  /** WAREHOUSE_MGR of ALPHA. */
+  mgr: TestUser;
+  /** OUTBOUND of ALPHA. */
+  op: TestUser;
+  /** SALES of ALPHA. */
+  sales: TestUser;
+  sales2: TestUser;
+  /** INBOUND of ALPHA. */
+  inbound: TestUser;
+  /** WAREHOUSE_MGR of BETA. */
+  betaMgr: TestUser;
+  /** SALES of BETA. */
+  betaSales: TestUser;
+}
+
+export type CastNames = Partial<Record<Exclude<keyof FlowCast, 't' | 'admin'>, string>>;
+
+export async function flowCast(t: TestInventory, names: CastNames = {}): Promise<FlowCast> {
+  return {
+    t,
+    admin: t.adminToken,
+    mgr: await t.user('WAREHOUSE_MGR', 'ALPHA', { name: names.mgr }),
+    op: await t.user('OUTBOUND', 'ALPHA', { name: names.op }),
+    sales: await t.user('SALES', 'ALPHA', { name: names.sales }),
+    sales2: await t.user('SALES', 'ALPHA', { name: names.sales2 }),
+    inbound: await t.user('INBOUND', 'ALPHA', { name: names.inbound }),
+    betaMgr: await t.user('WAREHOUSE_MGR', 'BETA', { name: names.betaMgr }),
+    betaSales: await t.user('SALES', 'BETA', { name: names.betaSales }),
+  };
+}
+
+/** A stock-holding request as the API answers it (outbound, borrow). */
+export interface RequestJson {
+  id: number;
+  status: number;
+  status_label: string;
+  applicant_id: number;
+  company_name: string;
+  close_reason: string | null;
+  items: Array<{ base_id: number; quantity: number; stock_id: number; source_table: string; reserved: boolean; sku: string | null }>;
+  [field: string]: unknown;
+}
+
+/** The stored status and lines of a request of the given table. */
+export async function storedRequestOf(t: TestInventory, table: 'outbound_requests' | 'borrow_requests', id: number) {
+  const [row] = await queryRows<{ status: number; close_reason: string | null; items_json: Array<{ stock_id: number; quantity: string; reserved: boolean }> }>(
+    t,
+    sql`select status, close_reason, items_json from ${sql.identifier(table)} where id = ${id}`,
+  );
+  return row!;
 }
 
 let materialCounter = 0;

@@ -1,18 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMaterial, queryRows, stockIn, type MaterialJson, type StockRowJson } from './fixtures.js';
-import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
-import { approveOk, materialWithStock, outboundWorld, submitOk, type OutboundWorld } from './outbound-fixtures.js';
+import type { TestInventory, TestUser } from './helpers.js';
+import { approveOk, materialWithStock, submitOk, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 import { eventually, returnOk, setEmail, shipFromRow } from './returns-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
-});
-afterAll(() => t.close());
+useOutboundWorld((built) => ({ t, w } = built));
 
 interface OutboxRow {
   id: number;

@@ -1,18 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from './fixtures.js';
-import { buildTestInventory, type TestInventory } from './helpers.js';
+import type { TestInventory } from './helpers.js';
 import { ledgerCheck } from './ledger.js';
-import { approvedRequest, materialWithStock, outboundWorld, rowState, storedRequest, submit, type OutboundWorld } from './outbound-fixtures.js';
+import { approvedRequest, materialWithStock, rowState, storedRequest, submit, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
-});
-afterAll(() => t.close());
+useOutboundWorld((built) => ({ t, w } = built));
 
 /** Fires all submissions at once; each body differs (remark) so the idempotency lock never joins two. */
 function submitAll(bodies: Array<{ items: Array<{ base_id: number; quantity: number }> }>, tokens: string[]) {

@@ -1,29 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from './fixtures.js';
-import { buildTestInventory, type TestInventory } from './helpers.js';
-import { ledgerCheck } from './ledger.js';
+import type { TestInventory } from './helpers.js';
 import {
   approveOk,
   approvedRequest,
   countRows,
   materialWithStock,
-  outboundWorld,
   rowState,
   storedRequest,
   submitOk,
+  useOutboundWorld,
   type OutboundWorld,
 } from './outbound-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
-});
-afterAll(() => t.close());
-afterEach(() => ledgerCheck(t));
+useOutboundWorld((built) => ({ t, w } = built), { checkLedger: true });
 
 type Line = { barcode: string; quantity: number };
 const execute = (token: string, body: unknown) => t.request('POST', '/api/v1/outbound', { token, body });

@@ -1,36 +1,31 @@
 import { sql } from 'drizzle-orm';
-import { createMaterial, queryRows, stockIn, type MaterialJson, type StockRowJson } from './fixtures.js';
+import {
+  createMaterial,
+  flowCast,
+  queryRows,
+  stockIn,
+  storedRequestOf,
+  useTestApp,
+  type FlowCast,
+  type MaterialJson,
+  type RequestJson,
+  type StockRowJson,
+} from './fixtures.js';
 import type { TestInventory, TestUser } from './helpers.js';
+import { ledgerCheck } from './ledger.js';
 
-/** The cast of the outbound tests: two companies, every role that matters to the flow. */
-export interface OutboundWorld {
-  t: TestInventory;
-  admin: string;
-  /** WAREHOUSE_MGR of ALPHA: approves, executes, closes. */
-  mgr: TestUser;
-  /** OUTBOUND of ALPHA: selects and executes, does not approve. */
-  op: TestUser;
-  /** SALES of ALPHA: selects only. */
-  sales: TestUser;
-  sales2: TestUser;
-  /** INBOUND of ALPHA: no outbound code at all. */
-  inbound: TestUser;
-  betaMgr: TestUser;
-  betaSales: TestUser;
-}
+/**
+ * The cast of the outbound tests: mgr (WAREHOUSE_MGR of ALPHA) approves, executes, closes; op (OUTBOUND)
+ * selects and executes, does not approve; sales and sales2 (SALES) select only; inbound (INBOUND) has
+ * no outbound code at all; betaMgr and betaSales of BETA.
+ */
+export type OutboundWorld = FlowCast;
 
-export async function outboundWorld(t: TestInventory): Promise<OutboundWorld> {
-  return {
-    t,
-    admin: t.adminToken,
-    mgr: await t.user('WAREHOUSE_MGR', 'ALPHA'),
-    op: await t.user('OUTBOUND', 'ALPHA'),
-    sales: await t.user('SALES', 'ALPHA', { name: '销售甲' }),
-    sales2: await t.user('SALES', 'ALPHA', { name: '销售乙' }),
-    inbound: await t.user('INBOUND', 'ALPHA'),
-    betaMgr: await t.user('WAREHOUSE_MGR', 'BETA'),
-    betaSales: await t.user('SALES', 'BETA'),
-  };
+export const outboundWorld = (t: TestInventory): Promise<OutboundWorld> => flowCast(t, { sales: '销售甲', sales2: '销售乙' });
+
+/** A fresh app with the outbound cast for the whole test file (useTestApp); checkLedger: ledgerCheck after each test. */
+export function useOutboundWorld(receive: (built: { t: TestInventory; w: OutboundWorld }) => void, options: { checkLedger?: boolean } = {}) {
+  useTestApp(outboundWorld, receive, options.checkLedger ? ledgerCheck : undefined);
 }
 
 /** A new material of `company` with one 在库 stock row per quantity, created in that order. */
@@ -54,16 +49,7 @@ export function submit(t: TestInventory, token: string, body: Record<string, unk
   return t.request('POST', '/api/v1/outbound/request', { token, body });
 }
 
-export interface RequestJson {
-  id: number;
-  status: number;
-  status_label: string;
-  applicant_id: number;
-  company_name: string;
-  close_reason: string | null;
-  items: Array<{ base_id: number; quantity: number; stock_id: number; source_table: string; reserved: boolean; sku: string | null }>;
-  [field: string]: unknown;
-}
+export type { RequestJson } from './fixtures.js';
 
 /** Submits and expects 201. Each call carries a distinct remark so the idempotency lock never joins two. */
 export async function submitOk(
@@ -116,10 +102,4 @@ export async function countRows(t: TestInventory, table: 'outbound_requests' | '
 }
 
 /** The stored status and lines of a request. */
-export async function storedRequest(t: TestInventory, id: number) {
-  const [row] = await queryRows<{ status: number; close_reason: string | null; items_json: Array<{ stock_id: number; quantity: string; reserved: boolean }> }>(
-    t,
-    sql`select status, close_reason, items_json from outbound_requests where id = ${id}`,
-  );
-  return row!;
-}
+export const storedRequest = (t: TestInventory, id: number) => storedRequestOf(t, 'outbound_requests', id);

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from './fixtures.js';
-import { buildTestInventory, type TestInventory } from './helpers.js';
+import type { TestInventory } from './helpers.js';
 import { ledgerCheck } from './ledger.js';
-import { approveOk, approvedRequest, materialWithStock, outboundWorld, submitOk, type OutboundWorld } from './outbound-fixtures.js';
+import { approveOk, approvedRequest, materialWithStock, submitOk, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
@@ -28,9 +28,9 @@ async function executeAll(token: string, requestId: number, lines: Array<{ barco
   return response.json() as { outbound_no: string };
 }
 
+useOutboundWorld((built) => ({ t, w } = built));
+
 beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
   const resistor = await materialWithStock(t, 'ALPHA', [5, 5]);
   materialName = resistor.material.name;
   const capacitor = await materialWithStock(t, 'ALPHA', [10]);
@@ -61,7 +61,6 @@ beforeAll(async () => {
     await tx.execute(sql`update trans_outbound set outbound_time = '2024-04-20T02:00:00Z' where outbound_no = ${executions.beta.outbound_no}`);
   });
 });
-afterAll(() => t.close());
 
 async function list(query: string, token = w.mgr.token) {
   const response = await t.request('GET', `/api/v1/outbound${query}`, { token });

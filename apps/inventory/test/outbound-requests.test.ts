@@ -1,16 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestInventory, type TestInventory } from './helpers.js';
-import { ledgerCheck } from './ledger.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestInventory } from './helpers.js';
 import {
   approveOk,
   approvedRequest,
   countRows,
   materialWithStock,
-  outboundWorld,
   rowState,
   storedRequest,
   submit,
   submitOk,
+  useOutboundWorld,
   type OutboundWorld,
   type RequestJson,
 } from './outbound-fixtures.js';
@@ -18,12 +17,7 @@ import {
 let t: TestInventory;
 let w: OutboundWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
-});
-afterAll(() => t.close());
-afterEach(() => ledgerCheck(t));
+useOutboundWorld((built) => ({ t, w } = built), { checkLedger: true });
 
 const post = (path: string, token: string, body?: unknown) => t.request('POST', `/api/v1/outbound/request${path}`, { token, body });
 

@@ -1,18 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { stockIn, type MaterialJson, type StockRowJson } from './fixtures.js';
-import { buildTestInventory, type TestInventory } from './helpers.js';
-import { ledgerCheck } from './ledger.js';
-import { approveOk, materialWithStock, outboundWorld, submitOk, type OutboundWorld, type RequestJson } from './outbound-fixtures.js';
+import type { TestInventory } from './helpers.js';
+import { approveOk, materialWithStock, submitOk, useOutboundWorld, type OutboundWorld, type RequestJson } from './outbound-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
-});
-afterAll(() => t.close());
-afterEach(() => ledgerCheck(t));
+useOutboundWorld((built) => ({ t, w } = built), { checkLedger: true });
 
 const scan = (token: string, barcode: string, requestId?: number) =>
   t.request('GET', `/api/v1/outbound/scan?barcode=${encodeURIComponent(barcode)}${requestId ? `&request_id=${requestId}` : ''}`, { token });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
-import { materialWithStock, outboundWorld, type OutboundWorld } from './outbound-fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestInventory, TestUser } from './helpers.js';
+import { materialWithStock, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 import { returnOk, shipFromRow, type ReturnJson } from './returns-fixtures.js';
 
 const LIST = '/api/v1/outbound/returns';
@@ -13,10 +13,10 @@ let alphaDefective: ReturnJson;
 let betaReturn: ReturnJson;
 let alphaMaterialName: string;
 
+useOutboundWorld((built) => ({ t, w } = built));
+
 /** ALPHA: one good and one defective return of one line; BETA: one return. */
 beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
   // SALES gets outbound_return_list (and keeps its defaults): it may read the returns, not make them
   const grant = await t.request('PUT', '/api/v1/permissions/role/SALES', {
     token: t.adminToken,
@@ -44,7 +44,6 @@ beforeAll(async () => {
   });
   betaReturn = (await returnOk(t, w.betaMgr.token, { outbound_id: executed.json().lines[0].id, return_type: 'good', quantity: 1 })).return;
 });
-afterAll(() => t.close());
 
 const list = (token: string, query = '') => t.request('GET', `${LIST}${query}`, { token });
 const ids = (body: { items: Array<{ id: number }> }) => body.items.map((item) => item.id);

@@ -1,21 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_TTL_MS, idempotencyKeyFor } from '@wms/platform';
 import { queryRows, stockIn, type AuditRow } from './fixtures.js';
-import { buildTestInventory, type TestInventory } from './helpers.js';
-import { ledgerCheck } from './ledger.js';
-import { materialWithStock, outboundWorld, rowState, submitOk, type OutboundWorld } from './outbound-fixtures.js';
+import type { TestInventory } from './helpers.js';
+import { materialWithStock, rowState, submitOk, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 import { postReturn, RETURN_PATH, returnOk, returnTableCounts, shipFromRow } from './returns-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
 
-beforeAll(async () => {
-  t = await buildTestInventory();
-  w = await outboundWorld(t);
-});
-afterAll(() => t.close());
-afterEach(() => ledgerCheck(t));
+useOutboundWorld((built) => ({ t, w } = built), { checkLedger: true });
 
 /** A material of ALPHA with one row of `stock`, of which `shipped` went out in one outbound line. */
 async function shipped(stock: number, shippedQty: number, options: Parameters<typeof shipFromRow>[3] = {}) {

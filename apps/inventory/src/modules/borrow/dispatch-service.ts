@@ -1,14 +1,18 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
-import { AppError, toQuantityOrZero, type Tx, type UseCaseContext } from '@wms/platform';
-import { stockRows, transBorrow, type BorrowRequestRow } from '../../db/schema/index.js';
-import { releaseReservation, reservedOnRow } from '../reservation/index.js';
+import type { UseCaseContext } from '@wms/platform';
+import { transBorrow } from '../../db/schema/index.js';
+import { lockRequest, requestsInScope } from '../request-workflow/request-access.js';
+import { assertMayMove, moveRequest } from '../request-workflow/transitions.js';
+import { rowSnapshotOf } from '../scan-execution/row-snapshot.js';
+import { sumPerBarcode } from '../scan-execution/scanned-lines.js';
+import { takeScannedLines, type ScanExecution } from '../scan-execution/take-scanned.js';
 import { nextBorrowNo } from './borrow-no.js';
-import { checkPicks, lockRowsInIdOrder, resolveBarcodes, sumPerBarcode, type Pick } from './dispatch-scan.js';
 import { activeUserOf } from './line-access.js';
 import { toLineViews } from './line-views.js';
-import { lockRequest, requestsInScope } from './request-access.js';
-import { assertMayMove, moveRequest } from './transitions.js';
+import { borrowFlow } from './request-flow.js';
 import type { DispatchBody, DispatchResult } from './schemas.js';
+
+/** A dispatch freezes what was scanned: available falls, stock_quantity keeps it. */
+const BORROW_SCAN: ScanExecution = { verb: '借出', noun: '借用申请', field: 'lines.barcode', taking: 'freeze' };
 
 /**
  * POST /borrow/dispatch (spec 3.3, 4.3; contract §8 "Outbound and borrow execution"): dispatches an
@@ -21,16 +25,10 @@ import type { DispatchBody, DispatchResult } from './schemas.js';
 export async function dispatchBorrow(ctx: UseCaseContext, input: DispatchBody): Promise<DispatchResult> {
   const scans = sumPerBarcode(input.lines);
   return ctx.transaction(async (tx) => {
-    const request = await lockRequest(tx, input.request_id, requestsInScope(ctx));
-    assertMayMove(request, 'dispatch');
+    const request = await lockRequest(tx, borrowFlow, input.request_id, requestsInScope(ctx, borrowFlow));
+    assertMayMove(borrowFlow, request, 'dispatch');
     const borrower = await activeUserOf(tx, request.companyName, input.borrower_id, 'borrower_id');
-    const scannedIds = await resolveBarcodes(tx, request, [...scans.keys()]);
-    const reservedIds = request.itemsJson.filter((line) => line.reserved).map((line) => line.stock_id);
-    const locked = await lockRowsInIdOrder(tx, [...scannedIds.values(), ...reservedIds]);
-    const picks = checkPicks(request, scans, scannedIds, locked);
-
-    const released = await releaseReservation(tx, request.itemsJson);
-    for (const pick of picks) await freeze(tx, pick, request);
+    const { picks, released } = await takeScannedLines(tx, request, scans, BORROW_SCAN);
 
     const borrowNo = await nextBorrowNo(tx, ctx.now);
     const inserted = await tx
@@ -39,13 +37,7 @@ export async function dispatchBorrow(ctx: UseCaseContext, input: DispatchBody): 
         picks.map(({ row, quantity }) => ({
           borrowNo,
           requestId: request.id,
-          stockId: row.id,
-          sourceTable: row.sourceTable,
-          baseId: row.baseId,
-          sku: row.sku,
-          materialName: row.materialName,
-          specModel: row.specModel,
-          unit: row.unit,
+          ...rowSnapshotOf(row),
           quantity: quantity.toString(),
           initialQuantity: quantity.toString(),
           borrowerId: borrower.id,
@@ -62,7 +54,7 @@ export async function dispatchBorrow(ctx: UseCaseContext, input: DispatchBody): 
         })),
       )
       .returning();
-    await moveRequest(tx, request, 'dispatch', { itemsJson: released, dispatchedAt: ctx.now }, ctx.now);
+    await moveRequest(tx, borrowFlow, request, 'dispatch', { itemsJson: released, dispatchedAt: ctx.now }, ctx.now);
     const lines = inserted.sort((a, b) => a.id - b.id);
     return {
       borrow_no: borrowNo,
@@ -71,22 +63,4 @@ export async function dispatchBorrow(ctx: UseCaseContext, input: DispatchBody): 
       lines: await toLineViews(tx, lines, ctx.actor),
     };
   });
-}
-
-/** Freezes the scanned quantity out of available_quantity (stock_quantity unchanged); never below 0. */
-async function freeze(tx: Tx, pick: Pick, request: BorrowRequestRow): Promise<void> {
-  const quantity = pick.quantity.toString();
-  const updated = await tx
-    .update(stockRows)
-    .set({ availableQuantity: sql`${stockRows.availableQuantity} - ${quantity}::numeric`, updatedAt: sql`now()` })
-    .where(and(eq(stockRows.id, pick.row.id), gte(stockRows.availableQuantity, quantity)))
-    .returning({ id: stockRows.id });
-  if (updated.length === 0) {
-    const available = reservedOnRow(request.itemsJson, pick.row.id).plus(pick.row.availableQuantity);
-    throw new AppError(
-      'STOCK_SHORTAGE',
-      `条码 ${pick.row.sku} 可用数量不足：需要 ${pick.quantity.toString()}，可用 ${available.toString()}`,
-      { barcode: pick.row.sku, needed: toQuantityOrZero(quantity), remaining: toQuantityOrZero(available.toString()) },
-    );
-  }
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { toQuantityOrZero, type Actor, type Queryable } from '@wms/platform';
 import { transBorrowTransfer, type TransBorrowRow, type TransBorrowTransferRow } from '../../db/schema/index.js';
+import { rowSnapshotView } from '../scan-execution/row-snapshot.js';
 import { pendingQuantityOf } from './line-access.js';
 import type { BorrowLineView } from './schemas.js';
 import { toTransferView, userNamesOf } from './transfer-views.js';
@@ -35,13 +36,7 @@ export function toLineView(line: TransBorrowRow, lookups: LineLookups, actor: Ac
     id: line.id,
     borrow_no: line.borrowNo,
     request_id: line.requestId,
-    stock_id: line.stockId,
-    source_table: line.sourceTable,
-    base_id: line.baseId,
-    sku: line.sku,
-    material_name: line.materialName,
-    spec_model: line.specModel,
-    unit: line.unit,
+    ...rowSnapshotView(line),
     quantity: toQuantityOrZero(line.quantity),
     returned_quantity: toQuantityOrZero(line.returnedQuantity),
     pending_quantity: toQuantityOrZero(pendingQuantityOf(line).toString()),

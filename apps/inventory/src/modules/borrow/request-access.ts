@@ -1,6 +1,6 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import { canAny, companyCondition, isSuperAdmin, can, notFound, type Actor, type Queryable, type Tx, type UseCaseContext } from '@wms/platform';
-import { borrowRequests, type BorrowRequestRow } from '../../db/schema/index.js';
+import { canAny, companyCondition, isSuperAdmin, can, type Actor, type UseCaseContext } from '@wms/platform';
+import { borrowRequests } from '../../db/schema/index.js';
 
 /** Permission codes of the borrow flow (spec 5, contract §3). */
 export const BORROW_APPLY = 'op_borrow_apply';
@@ -14,21 +14,5 @@ export function visibleRequests(ctx: UseCaseContext, company?: string): SQL | un
   return and(eq(borrowRequests.applicantId, ctx.actor.id), companyCondition(ctx.scope(company), borrowRequests.companyName));
 }
 
-/** Requests of the caller's company scope, whoever applied (approval, dispatch, closing, withdrawal). */
-export const requestsInScope = (ctx: UseCaseContext) => companyCondition(ctx.scope(), borrowRequests.companyName);
-
 /** A privileged withdrawal (contract §3): SUPER_ADMIN or a holder of the flow's approval code. */
 export const mayWithdrawForOthers = (actor: Actor) => isSuperAdmin(actor) || can(actor, BORROW_APPROVAL);
-
-/** Locks one request; unknown, another company's, or not visible: 404. */
-export async function lockRequest(tx: Tx, id: number, visible: SQL | undefined): Promise<BorrowRequestRow> {
-  const [row] = await tx.select().from(borrowRequests).where(and(eq(borrowRequests.id, id), visible)).for('update');
-  if (!row) throw notFound('借用申请');
-  return row;
-}
-
-export async function readRequest(q: Queryable, id: number, visible: SQL | undefined): Promise<BorrowRequestRow> {
-  const [row] = await q.select().from(borrowRequests).where(and(eq(borrowRequests.id, id), visible));
-  if (!row) throw notFound('借用申请');
-  return row;
-}

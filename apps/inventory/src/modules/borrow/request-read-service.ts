@@ -1,7 +1,9 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { borrowRequests, type BorrowStatus } from '../../db/schema/index.js';
-import { readRequest, visibleRequests } from './request-access.js';
+import { readRequest } from '../request-workflow/request-access.js';
+import { visibleRequests } from './request-access.js';
+import { borrowFlow } from './request-flow.js';
 import { toRequestViewOf, toRequestViews } from './request-views.js';
 import type { BorrowRequestListQuery, BorrowRequestView } from './schemas.js';
 
@@ -20,5 +22,5 @@ export async function listBorrowRequests(ctx: UseCaseContext, query: BorrowReque
 }
 
 export function getBorrowRequest(ctx: UseCaseContext, id: number): Promise<BorrowRequestView> {
-  return ctx.read(async (q) => toRequestViewOf(q, await readRequest(q, id, visibleRequests(ctx))));
+  return ctx.read(async (q) => toRequestViewOf(q, await readRequest(q, borrowFlow, id, visibleRequests(ctx))));
 }

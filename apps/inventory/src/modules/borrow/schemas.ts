@@ -1,9 +1,8 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { Id, Nullable, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
+import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
-const CompanyName = Type.String({ minLength: 1, maxLength: 64 });
 const Remark = Type.String({ maxLength: 1000 });
 const Location = Type.String({ maxLength: 255, description: '斜杠分隔的库位路径或存放位置' });
 /** A real calendar date `YYYY-MM-DD` (2024-02-30 is refused). */
@@ -12,20 +11,13 @@ const CompanyQuery = Type.Optional(Type.String({ maxLength: 64, description: '�
 
 // ---- requests -------------------------------------------------------------------------------
 
-export const SubmitBorrowBody = Type.Object({
-  items: Type.Array(Type.Object({ base_id: Id, quantity: PositiveQuantity }), {
-    minItems: 1,
-    maxItems: 500,
-    description: '同一物料的多行会合并后分配',
-  }),
-  remark: Type.Optional(Nullable(Remark)),
-  expected_return_date: Type.Optional(Nullable(CalendarDate)),
-  company_name: Type.Optional(Type.String({ ...CompanyName, description: '仅跨公司账号需要且必须填写' })),
+export const SubmitBorrowBody = submitBodySchema({
+  kind: {},
+  details: { expected_return_date: Type.Optional(Nullable(CalendarDate)) },
 });
 export type SubmitBorrowBody = Static<typeof SubmitBorrowBody>;
 
-export const ReasonBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))) });
-export type ReasonBody = Static<typeof ReasonBody>;
+export { ReasonBody } from '../request-workflow/schemas.js';
 
 export const BorrowRequestListQuery = Type.Object({
   ...PageQuery,
@@ -34,49 +26,10 @@ export const BorrowRequestListQuery = Type.Object({
 });
 export type BorrowRequestListQuery = Static<typeof BorrowRequestListQuery>;
 
-const ReservationLineView = Type.Object({
-  base_id: Type.Integer(),
-  quantity: Type.Number(),
-  stock_id: Type.Integer(),
-  source_table: Type.String(),
-  reserved: Type.Boolean(),
-});
-
-const RequestLineView = Type.Object({
-  base_id: Type.Integer(),
-  material_name: Type.String(),
-  spec_model: Type.String(),
-  unit: Type.String(),
-  quantity: Type.Number(),
-  stock_id: Type.Integer(),
-  source_table: Type.String(),
-  sku: Nullable(Type.String()),
-  warehouse_location: Nullable(Type.String()),
-  reserved: Type.Boolean(),
-});
-
-export const BorrowRequestView = Type.Object({
-  id: Type.Integer(),
-  biz_type: Type.String(),
-  applicant_id: Type.Integer(),
-  applicant_name: Nullable(Type.String()),
-  company_name: Type.String(),
-  status: Type.Integer(),
-  status_label: Type.String(),
-  items: Type.Array(RequestLineView),
-  items_json: Type.Array(ReservationLineView),
-  remark: Nullable(Type.String()),
-  expected_return_date: Nullable(Type.String()),
-  reject_reason: Nullable(Type.String()),
-  close_reason: Nullable(Type.String({ description: 'closed 关闭 | withdrawn 撤回' })),
-  approver_id: Nullable(Type.Integer()),
-  approved_at: Nullable(Type.String()),
-  rejected_at: Nullable(Type.String()),
-  closer_id: Nullable(Type.Integer()),
-  closed_at: Nullable(Type.String()),
-  dispatched_at: Nullable(Type.String()),
-  created_at: Type.String(),
-  updated_at: Type.String(),
+export const BorrowRequestView = requestViewSchema({
+  kind: {},
+  details: { expected_return_date: Nullable(Type.String()) },
+  milestone: { dispatched_at: Nullable(Type.String()) },
 });
 export type BorrowRequestView = Static<typeof BorrowRequestView>;
 
@@ -141,13 +94,7 @@ export const BorrowLineView = Type.Object({
   id: Type.Integer(),
   borrow_no: Type.String(),
   request_id: Type.Integer(),
-  stock_id: Type.Integer(),
-  source_table: Type.String(),
-  base_id: Type.Integer(),
-  sku: Type.String(),
-  material_name: Type.String(),
-  spec_model: Type.String(),
-  unit: Type.String(),
+  ...RowSnapshotFields,
   quantity: Type.Number(),
   returned_quantity: Type.Number(),
   pending_quantity: Type.Number({ description: '未归还数量 = quantity − returned_quantity' }),
@@ -171,10 +118,7 @@ export type BorrowLineView = Static<typeof BorrowLineView>;
 export const DispatchBody = Type.Object({
   request_id: Id,
   borrower_id: Id,
-  lines: Type.Array(
-    Type.Object({ barcode: Type.String({ minLength: 1, maxLength: 128 }), quantity: PositiveQuantity }),
-    { minItems: 1, maxItems: 500 },
-  ),
+  lines: ScannedLines,
   location: Type.Optional(Nullable(Location)),
 });
 export type DispatchBody = Static<typeof DispatchBody>;

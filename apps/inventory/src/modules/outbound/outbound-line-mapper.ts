@@ -1,5 +1,6 @@
 import { toQuantityOrZero } from '@wms/platform';
 import type { TransOutboundRow } from '../../db/schema/index.js';
+import { rowSnapshotView } from '../scan-execution/row-snapshot.js';
 import type { OutboundLineView } from './schemas.js';
 
 /** The only way an executed outbound line leaves the service. */
@@ -12,13 +13,7 @@ export function toOutboundLineView(row: TransOutboundRow): OutboundLineView {
     consumer_name: row.consumerName,
     outbound_type: row.outboundType,
     outbound_time: row.outboundTime.toISOString(),
-    stock_id: row.stockId,
-    source_table: row.sourceTable,
-    base_id: row.baseId,
-    sku: row.sku,
-    material_name: row.materialName,
-    spec_model: row.specModel,
-    unit: row.unit,
+    ...rowSnapshotView(row),
     // Spec 2.2: a finished product has no batch; its batch number reads as an empty string.
     batch_number: row.sourceTable === 'stock_product' ? '' : row.batchNumber,
     serial_number: row.serialNumber,

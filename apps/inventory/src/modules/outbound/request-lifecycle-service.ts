@@ -1,72 +1,19 @@
-import { AppError, type UseCaseContext } from '@wms/platform';
-import { releaseReservation } from '../reservation/index.js';
-import { lockRequest, mayWithdrawForOthers, requestsInScope } from './request-access.js';
-import { toRequestViewOf } from './request-lookups.js';
-import { assertMayMove, moveRequest } from './transitions.js';
-import type { OutboundRequestView } from './schemas.js';
+import type { UseCaseContext } from '@wms/platform';
+import { approveRequest, closeRequest, rejectRequest, withdrawRequest } from '../request-workflow/lifecycle.js';
+import { outboundFlow } from './request-flow.js';
 
 /** 0 → 1. */
-export function approveOutboundRequest(ctx: UseCaseContext, id: number): Promise<OutboundRequestView> {
-  return ctx.transaction(async (tx) => {
-    const request = await lockRequest(tx, id, requestsInScope(ctx));
-    const moved = await moveRequest(tx, request, 'approve', { approverId: ctx.actor.id, approvedAt: ctx.now }, ctx.now);
-    return toRequestViewOf(tx, moved);
-  });
-}
+export const approveOutboundRequest = (ctx: UseCaseContext, id: number) => approveRequest(ctx, outboundFlow, id);
 
 /** 0 → 2 with a reason; the reservation is released. */
-export function rejectOutboundRequest(ctx: UseCaseContext, id: number, reason?: string | null): Promise<OutboundRequestView> {
-  return ctx.transaction(async (tx) => {
-    const request = await lockRequest(tx, id, requestsInScope(ctx));
-    assertMayMove(request, 'reject');
-    const lines = await releaseReservation(tx, request.itemsJson);
-    const moved = await moveRequest(
-      tx,
-      request,
-      'reject',
-      { itemsJson: lines, rejectReason: reason?.trim() || null, approverId: ctx.actor.id, rejectedAt: ctx.now },
-      ctx.now,
-    );
-    return toRequestViewOf(tx, moved);
-  });
-}
+export const rejectOutboundRequest = (ctx: UseCaseContext, id: number, reason?: string | null) =>
+  rejectRequest(ctx, outboundFlow, id, reason);
 
 /**
- * 0 or 1 → 4 (withdrawn); the reservation is released. The applicant's path: somebody else's request
- * is 403 NOT_OWNER unless the caller is privileged (SUPER_ADMIN or an outbound approver).
+ * 0 or 1 → 4 (withdrawn); the reservation is released. Somebody else's request is 403 NOT_OWNER unless
+ * the caller is SUPER_ADMIN or an outbound approver.
  */
-export function withdrawOutboundRequest(ctx: UseCaseContext, id: number): Promise<OutboundRequestView> {
-  return ctx.transaction(async (tx) => {
-    const request = await lockRequest(tx, id, requestsInScope(ctx));
-    if (request.applicantId !== ctx.actor.id && !mayWithdrawForOthers(ctx.actor)) {
-      throw new AppError('NOT_OWNER', '只能撤回自己提交的出库申请');
-    }
-    assertMayMove(request, 'withdraw');
-    const lines = await releaseReservation(tx, request.itemsJson);
-    const moved = await moveRequest(
-      tx,
-      request,
-      'withdraw',
-      { itemsJson: lines, closeReason: 'withdrawn', closerId: ctx.actor.id, closedAt: ctx.now },
-      ctx.now,
-    );
-    return toRequestViewOf(tx, moved);
-  });
-}
+export const withdrawOutboundRequest = (ctx: UseCaseContext, id: number) => withdrawRequest(ctx, outboundFlow, id);
 
 /** 1 → 4 (closed) by the warehouse; the reservation is released. */
-export function closeOutboundRequest(ctx: UseCaseContext, id: number): Promise<OutboundRequestView> {
-  return ctx.transaction(async (tx) => {
-    const request = await lockRequest(tx, id, requestsInScope(ctx));
-    assertMayMove(request, 'close');
-    const lines = await releaseReservation(tx, request.itemsJson);
-    const moved = await moveRequest(
-      tx,
-      request,
-      'close',
-      { itemsJson: lines, closeReason: 'closed', closerId: ctx.actor.id, closedAt: ctx.now },
-      ctx.now,
-    );
-    return toRequestViewOf(tx, moved);
-  });
-}
+export const closeOutboundRequest = (ctx: UseCaseContext, id: number) => closeRequest(ctx, outboundFlow, id);

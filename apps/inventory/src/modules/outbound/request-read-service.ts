@@ -1,7 +1,9 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { outboundRequests } from '../../db/schema/index.js';
-import { readRequest, visibleRequests } from './request-access.js';
+import { readRequest } from '../request-workflow/request-access.js';
+import { visibleRequests } from './request-access.js';
+import { outboundFlow } from './request-flow.js';
 import { toRequestViewOf, toRequestViews } from './request-lookups.js';
 import type { OutboundRequestView, RequestListQuery } from './schemas.js';
 
@@ -36,5 +38,5 @@ export function listMyOutboundRequests(ctx: UseCaseContext, query: RequestListQu
 }
 
 export function getOutboundRequest(ctx: UseCaseContext, id: number): Promise<OutboundRequestView> {
-  return ctx.read(async (q) => toRequestViewOf(q, await readRequest(q, id, visibleRequests(ctx))));
+  return ctx.read(async (q) => toRequestViewOf(q, await readRequest(q, outboundFlow, id, visibleRequests(ctx))));
 }

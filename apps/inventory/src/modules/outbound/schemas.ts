@@ -1,11 +1,9 @@
-import { Type, type Static, type TSchema } from 'typebox';
-import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { Type, type Static } from 'typebox';
+import { PageQuery } from '@wms/platform';
 import { OUTBOUND_TYPES } from '../../db/schema/index.js';
+import { Id, Nullable, ReasonBody, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
+import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
 import { StockRowView } from '../stock/schemas.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
-const CompanyName = Type.String({ minLength: 1, maxLength: 64 });
 
 export const OutboundTypeSchema = Type.Union(OUTBOUND_TYPES.map((type) => Type.Literal(type)), {
   description: 'SALES 销售, USE 领用, PRODUCTION 生产',
@@ -13,20 +11,11 @@ export const OutboundTypeSchema = Type.Union(OUTBOUND_TYPES.map((type) => Type.L
 
 // ---- requests -------------------------------------------------------------------------------
 
-export const SubmitRequestBody = Type.Object({
-  outbound_type: OutboundTypeSchema,
-  items: Type.Array(Type.Object({ base_id: Id, quantity: PositiveQuantity }), {
-    minItems: 1,
-    maxItems: 500,
-    description: '同一物料的多行会合并后分配',
-  }),
-  remark: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-  company_name: Type.Optional(Type.String({ ...CompanyName, description: '仅跨公司账号需要且必须填写' })),
-});
+export const SubmitRequestBody = submitBodySchema({ kind: { outbound_type: OutboundTypeSchema }, details: {} });
 export type SubmitRequestBody = Static<typeof SubmitRequestBody>;
 
-export const RejectBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))) });
-export type RejectBody = Static<typeof RejectBody>;
+export const RejectBody = ReasonBody;
+export type RejectBody = ReasonBody;
 
 export const RequestListQuery = Type.Object({
   ...PageQuery,
@@ -36,52 +25,10 @@ export const RequestListQuery = Type.Object({
 });
 export type RequestListQuery = Static<typeof RequestListQuery>;
 
-/** A stored line as spec 2.4 names it (items_json). */
-export const ReservationLineView = Type.Object({
-  base_id: Type.Integer(),
-  quantity: Type.Number(),
-  stock_id: Type.Integer(),
-  source_table: Type.String(),
-  reserved: Type.Boolean(),
-});
-
-/** A stored line with what a person needs to read it. sku and location are null when the row is gone. */
-export const RequestLineView = Type.Object({
-  base_id: Type.Integer(),
-  material_name: Type.String(),
-  spec_model: Type.String(),
-  unit: Type.String(),
-  quantity: Type.Number(),
-  stock_id: Type.Integer(),
-  source_table: Type.String(),
-  sku: Nullable(Type.String()),
-  warehouse_location: Nullable(Type.String()),
-  reserved: Type.Boolean(),
-});
-
-export const OutboundRequestView = Type.Object({
-  id: Type.Integer(),
-  biz_type: Type.String(),
-  applicant_id: Type.Integer(),
-  applicant_name: Nullable(Type.String()),
-  company_name: Type.String(),
-  outbound_type: Type.String(),
-  status: Type.Integer(),
-  status_label: Type.String(),
-  items: Type.Array(RequestLineView),
-  items_json: Type.Array(ReservationLineView),
-  remark: Nullable(Type.String()),
-  source_return_id: Nullable(Type.Integer()),
-  reject_reason: Nullable(Type.String()),
-  close_reason: Nullable(Type.String({ description: 'closed 关闭 | withdrawn 撤回' })),
-  approver_id: Nullable(Type.Integer()),
-  approved_at: Nullable(Type.String()),
-  rejected_at: Nullable(Type.String()),
-  closer_id: Nullable(Type.Integer()),
-  closed_at: Nullable(Type.String()),
-  executed_at: Nullable(Type.String()),
-  created_at: Type.String(),
-  updated_at: Type.String(),
+export const OutboundRequestView = requestViewSchema({
+  kind: { outbound_type: Type.String() },
+  details: { source_return_id: Nullable(Type.Integer()) },
+  milestone: { executed_at: Nullable(Type.String()) },
 });
 export type OutboundRequestView = Static<typeof OutboundRequestView>;
 
@@ -118,10 +65,7 @@ export type BomMatchBody = Static<typeof BomMatchBody>;
 export const ExecuteBody = Type.Object({
   request_id: Id,
   consumer_name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  lines: Type.Array(
-    Type.Object({ barcode: Type.String({ minLength: 1, maxLength: 128 }), quantity: PositiveQuantity }),
-    { minItems: 1, maxItems: 500 },
-  ),
+  lines: ScannedLines,
 });
 export type ExecuteBody = Static<typeof ExecuteBody>;
 
@@ -133,13 +77,7 @@ export const OutboundLineView = Type.Object({
   consumer_name: Type.String(),
   outbound_type: Type.String(),
   outbound_time: Type.String(),
-  stock_id: Type.Integer(),
-  source_table: Type.String(),
-  base_id: Type.Integer(),
-  sku: Type.String(),
-  material_name: Type.String(),
-  spec_model: Type.String(),
-  unit: Type.String(),
+  ...RowSnapshotFields,
   batch_number: Nullable(Type.String()),
   serial_number: Nullable(Type.String()),
   quantity: Type.Number(),

@@ -1,16 +1,17 @@
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
 import { AppError, companyCondition, notFound, scopeAllows, type Queryable, type UseCaseContext } from '@wms/platform';
 import { materials, stockRows, type OutboundRequestRow } from '../../db/schema/index.js';
+import { readRequest, requestsInScope } from '../request-workflow/request-access.js';
 import { priceVisibilityOf } from '../stock/price-visibility.js';
 import type { StockRowView } from '../stock/schemas.js';
 import { toStockRowView } from '../stock/stock-mapper.js';
 import { flattenJoined, selectStockRows } from '../stock/stock-rows.js';
 import { addBackFor, withAddBack } from './add-back.js';
-import { readRequest, requestsInScope } from './request-access.js';
+import { outboundFlow } from './request-flow.js';
 import type { AlternativesQuery, BomMatchBody, ScannedRowView, ScanQuery } from './schemas.js';
 
 async function requestOf(q: Queryable, ctx: UseCaseContext, id: number | undefined): Promise<OutboundRequestRow | null> {
-  return id === undefined ? null : readRequest(q, id, requestsInScope(ctx));
+  return id === undefined ? null : readRequest(q, outboundFlow, id, requestsInScope(ctx, outboundFlow));
 }
 
 /**

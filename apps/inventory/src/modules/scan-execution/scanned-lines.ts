@@ -1,9 +1,13 @@
 import { asc, inArray } from 'drizzle-orm';
 import { AppError, Decimal, toQuantityOrZero, type Tx } from '@wms/platform';
-import { stockRows, type BorrowRequestRow } from '../../db/schema/index.js';
-import { quantityPerMaterial } from '../reservation/index.js';
+import { stockRows } from '../../db/schema/index.js';
+import { quantityPerMaterial, type ReservationLine } from '../reservation/index.js';
 import { flattenJoined, selectStockRows, type StockRowWithMaterial } from '../stock/stock-rows.js';
-import type { DispatchBody } from './schemas.js';
+
+/**
+ * The scanned lines of an execution (contract §8 "Outbound and borrow execution"; also the scrap
+ * execution): summed per barcode, resolved, locked and checked against the request.
+ */
 
 /** One scanned row and the quantity taken from it (several scans of one barcode are summed). */
 export interface Pick {
@@ -11,7 +15,24 @@ export interface Pick {
   quantity: Decimal;
 }
 
-export function sumPerBarcode(lines: DispatchBody['lines']): Map<string, Decimal> {
+/** The request being executed, as far as its scanned lines are concerned. */
+export interface ScannedRequest {
+  companyName: string;
+  itemsJson: readonly ReservationLine[];
+}
+
+/** How a flow words its refusals. */
+export interface ScanWording {
+  /** The execution in 「不能出库」: 出库, 借出. */
+  verb: string;
+  /** The request in 「不在该出库申请中」: 出库申请, 借用申请. */
+  noun: string;
+  /** Named as `field` when a scanned material is not part of the request (absent when not given). */
+  field?: string;
+}
+
+/** Barcode → total scanned quantity; a blank barcode is 400. Runs before any lock is taken. */
+export function sumPerBarcode(lines: readonly { barcode: string; quantity: number }[]): Map<string, Decimal> {
   const perBarcode = new Map<string, Decimal>();
   for (const line of lines) {
     const barcode = line.barcode.trim();
@@ -21,15 +42,28 @@ export function sumPerBarcode(lines: DispatchBody['lines']): Map<string, Decimal
   return perBarcode;
 }
 
+/**
+ * The scanned rows, locked and checked. The caller has locked the request already; then every scanned
+ * row and every row the request still reserves is locked FOR UPDATE in ascending id order (no two
+ * executions deadlock). Unknown barcode 404; a row of another company than the request's 403
+ * OTHER_COMPANY; then checkPicks. Answers the picks in id order.
+ */
+export async function lockScannedRows(tx: Tx, request: ScannedRequest, scans: Map<string, Decimal>, wording: ScanWording): Promise<Pick[]> {
+  const scannedIds = await resolveBarcodes(tx, request.companyName, [...scans.keys()]);
+  const reservedIds = request.itemsJson.filter((line) => line.reserved).map((line) => line.stock_id);
+  const locked = await lockRowsInIdOrder(tx, [...scannedIds.values(), ...reservedIds]);
+  return checkPicks(request, scans, scannedIds, locked, wording);
+}
+
 /** Barcode → stock row id. Unknown barcode 404; a row of another company than the request's 403. */
-export async function resolveBarcodes(tx: Tx, request: BorrowRequestRow, barcodes: string[]): Promise<Map<string, number>> {
+async function resolveBarcodes(tx: Tx, company: string, barcodes: string[]): Promise<Map<string, number>> {
   const rows = (await selectStockRows(tx).where(inArray(stockRows.sku, barcodes))).map(flattenJoined);
   const bySku = new Map(rows.map((row) => [row.sku, row]));
   const ids = new Map<string, number>();
   for (const barcode of barcodes) {
     const row = bySku.get(barcode);
     if (!row) throw new AppError('NOT_FOUND', `条码 ${barcode} 不存在`, { barcode });
-    if (row.companyName !== request.companyName) {
+    if (row.companyName !== company) {
       throw new AppError('OTHER_COMPANY', `条码 ${barcode} 属于其他公司（${row.companyName}）`, { company: row.companyName, barcode });
     }
     ids.set(barcode, row.id);
@@ -37,8 +71,7 @@ export async function resolveBarcodes(tx: Tx, request: BorrowRequestRow, barcode
   return ids;
 }
 
-/** Locks every involved stock row FOR UPDATE in ascending id order (no two dispatches deadlock). */
-export async function lockRowsInIdOrder(tx: Tx, ids: number[]): Promise<Map<number, StockRowWithMaterial>> {
+async function lockRowsInIdOrder(tx: Tx, ids: number[]): Promise<Map<number, StockRowWithMaterial>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await selectStockRows(tx).where(inArray(stockRows.id, unique)).orderBy(asc(stockRows.id)).for('update', { of: stockRows });
@@ -46,14 +79,15 @@ export async function lockRowsInIdOrder(tx: Tx, ids: number[]): Promise<Map<numb
 }
 
 /**
- * Contract §8: every scanned row 在库 and of a material the request names (another 在库 row of it may
- * stand in for the allocated one); per material no more than requested. Answers the picks in id order.
+ * Every scanned row 在库 and of a material the request names (another 在库 row of it may stand in for
+ * the allocated one); per material no more than requested.
  */
-export function checkPicks(
-  request: BorrowRequestRow,
+function checkPicks(
+  request: ScannedRequest,
   scans: Map<string, Decimal>,
   scannedIds: Map<string, number>,
   locked: Map<number, StockRowWithMaterial>,
+  wording: ScanWording,
 ): Pick[] {
   const requested = quantityPerMaterial(request.itemsJson);
   const scannedPerMaterial = new Map<number, Decimal>();
@@ -62,11 +96,11 @@ export function checkPicks(
     const row = locked.get(scannedIds.get(barcode)!);
     if (!row) throw new AppError('NOT_FOUND', `条码 ${barcode} 不存在`, { barcode });
     if (row.status !== '在库') {
-      throw new AppError('NOT_IN_STOCK', `条码 ${barcode} 的库存状态为「${row.status}」，不能借出`, { barcode, status: row.status });
+      throw new AppError('NOT_IN_STOCK', `条码 ${barcode} 的库存状态为「${row.status}」，不能${wording.verb}`, { barcode, status: row.status });
     }
     if (!requested.has(row.baseId)) {
-      throw new AppError('VALIDATION_FAILED', `条码 ${barcode} 的物料「${row.materialName}」不在该借用申请中`, {
-        field: 'lines.barcode',
+      throw new AppError('VALIDATION_FAILED', `条码 ${barcode} 的物料「${row.materialName}」不在该${wording.noun}中`, {
+        ...(wording.field ? { field: wording.field } : {}),
         barcode,
         base_id: row.baseId,
       });

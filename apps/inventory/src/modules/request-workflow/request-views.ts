@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, toQuantityOrZero, type Queryable } from '@wms/platform';
+import type { RequestRow } from './request-flow.js';
+import type { SharedRequestView } from './schemas.js';
+
+/** What the lines of a page of requests refer to, looked up once per page. */
+export interface RequestLookups {
+  userNames: Map<number, string>;
+  materials: Map<number, { name: string; specModel: string; unit: string }>;
+  rows: Map<number, { sku: string; warehouseLocation: string }>;
+}
+
+interface LookupRows {
+  users: Array<{ id: number; name: string }>;
+  materials: Array<{ id: number; name: string; specModel: string; unit: string }>;
+  rows: Array<{ id: number; sku: string; warehouseLocation: string }>;
+}
+
+/**
+ * Applicant names, materials and stock rows of a whole page of requests: one query (three
+ * sub-selects), never one per row — a round trip saved is time every request holds its locks less.
+ */
+export async function requestLookupsFor(q: Queryable, requests: readonly RequestRow[]): Promise<RequestLookups> {
+  const userIds = [...new Set(requests.map((request) => request.applicantId))];
+  const lines = requests.flatMap((request) => request.itemsJson);
+  const baseIds = [...new Set(lines.map((line) => line.base_id))];
+  const stockIds = [...new Set(lines.map((line) => line.stock_id))];
+  const [found] = await queryRows<LookupRows>(
+    q,
+    sql`select
+      (select coalesce(json_agg(json_build_object('id', id, 'name', name)), '[]')
+         from users where id = any(${sql.param(userIds)}::int[])) as users,
+      (select coalesce(json_agg(json_build_object('id', id, 'name', name, 'specModel', spec_model, 'unit', unit)), '[]')
+         from materials where id = any(${sql.param(baseIds)}::int[])) as materials,
+      (select coalesce(json_agg(json_build_object('id', id, 'sku', sku, 'warehouseLocation', warehouse_location)), '[]')
+         from stock_rows where id = any(${sql.param(stockIds)}::int[])) as rows`,
+  );
+  return {
+    userNames: new Map((found?.users ?? []).map((user) => [user.id, user.name])),
+    materials: new Map((found?.materials ?? []).map((material) => [material.id, material])),
+    rows: new Map((found?.rows ?? []).map((row) => [row.id, row])),
+  };
+}
+
+export const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** The view fields every request shares; a flow's mapper adds its own (requestViewSchema). */
+export function sharedRequestView(row: RequestRow, lookups: RequestLookups, statusLabel: (status: number) => string): SharedRequestView {
+  return {
+    id: row.id,
+    biz_type: row.bizType,
+    applicant_id: row.applicantId,
+    applicant_name: lookups.userNames.get(row.applicantId) ?? null,
+    company_name: row.companyName,
+    status: row.status,
+    status_label: statusLabel(row.status),
+    items: row.itemsJson.map((line) => {
+      const material = lookups.materials.get(line.base_id);
+      const stockRow = lookups.rows.get(line.stock_id);
+      return {
+        base_id: line.base_id,
+        material_name: material?.name ?? '',
+        spec_model: material?.specModel ?? '',
+        unit: material?.unit ?? '',
+        quantity: toQuantityOrZero(line.quantity),
+        stock_id: line.stock_id,
+        source_table: line.source_table,
+        sku: stockRow?.sku ?? null,
+        warehouse_location: stockRow?.warehouseLocation ?? null,
+        reserved: line.reserved,
+      };
+    }),
+    items_json: row.itemsJson.map((line) => ({
+      base_id: line.base_id,
+      quantity: toQuantityOrZero(line.quantity),
+      stock_id: line.stock_id,
+      source_table: line.source_table,
+      reserved: line.reserved,
+    })),
+    remark: row.remark,
+    reject_reason: row.rejectReason,
+    close_reason: row.closeReason,
+    approver_id: row.approverId,
+    approved_at: iso(row.approvedAt),
+    rejected_at: iso(row.rejectedAt),
+    closer_id: row.closerId,
+    closed_at: iso(row.closedAt),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The views of a page of requests, with one lookup for the whole page. */
+export async function requestViewsWith<Row extends RequestRow, View>(
+  q: Queryable,
+  requests: readonly Row[],
+  toView: (row: Row, lookups: RequestLookups) => View,
+): Promise<View[]> {
+  if (requests.length === 0) return [];
+  const lookups = await requestLookupsFor(q, requests);
+  return requests.map((request) => toView(request, lookups));
+}
