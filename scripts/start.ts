@@ -3,8 +3,8 @@
  * (the inventory service's outbox dispatcher notifies the tracking service with a shared webhook key),
  * demo data on an empty database, and the admin login printed once.
  */
-import { closeOnSignals, exitOnStartFailure } from '@wms/platform';
-import { persistentSecret, loadInventoryConfig } from '../apps/inventory/src/config.js';
+import { closeOnSignals, exitOnStartFailure, persistentSecret } from '@wms/platform';
+import { loadInventoryConfig } from '../apps/inventory/src/config.js';
 import { buildInventoryApp } from '../apps/inventory/src/app.js';
 import { seedDemoIfEmpty } from '../apps/inventory/src/seed/demo.js';
 import { loadTrackingConfig } from '../apps/tracking/src/config.js';

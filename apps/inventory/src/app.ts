@@ -1,14 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import {
-  createLockStore,
-  createServiceApp,
-  createTokenService,
-  installRequestGuards,
-  openDatabase,
-  type Database,
-  type FastifyServerOptionsLogger,
-  type LockStore,
-} from '@wms/platform';
+import { createLockStore, createTokenService, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
 import type { InventoryConfig } from './config.js';
 import type { InventoryDeps, InventoryFastify } from './app-types.js';
 import { bootstrapInventory, type BootstrapResult } from './bootstrap.js';
@@ -45,49 +36,31 @@ export interface InventoryApp {
 
 /** Builds the inventory service: database (migrated), bootstrap, guards and every module's routes. */
 export async function buildInventoryApp(config: InventoryConfig, options: BuildOptions = {}): Promise<InventoryApp> {
-  const database: Database = await openDatabase({ url: config.databaseUrl, migrationsFolder: INVENTORY_MIGRATIONS });
-  const locks = options.locks ?? createLockStore(config.redisUrl);
-  try {
-    const bootstrap = await bootstrapInventory(database, { username: config.adminUsername, password: config.adminPassword });
-    const tokens = createTokenService(config.jwtSecret, INVENTORY_AUDIENCE);
-    const deps: InventoryDeps = { config, database, tokens, locks };
-    const app = (await createServiceApp({
-      title: '库存与仓储服务 (Inventory service)',
-      description: '物料、库存、出库、借用、退货、报废、盘点、采购与审计。错误体为 { msg, code }。',
-      validationStatus: 400,
-      logger: options.logger,
-      exposeStackTraces: config.nodeEnv === 'development' && process.env.EXPOSE_STACK === '1',
-      health: () => database.ping(),
-    })) as unknown as InventoryFastify;
-    installRequestGuards(app, { tokens, loadActor: createActorLoader(database), locks });
-    registerSystemRoutes(app, deps);
-    registerIdentityRoutes(app, deps);
-    registerMaterialRoutes(app, deps);
-    registerStockRoutes(app, deps);
-    registerOutboundRoutes(app, deps);
-    registerReturnRoutes(app, deps);
-    registerDefectiveRoutes(app, deps);
-    registerBorrowRoutes(app, deps);
-    installMailer(app, deps);
-    registerIntegrationRoutes(app, deps);
-    installOutboxDispatcher(app, deps, options.dispatcher);
-    await app.ready();
-    let closed = false;
-    return {
-      app,
-      deps,
-      bootstrap,
-      close: async () => {
-        if (closed) return;
-        closed = true;
-        await app.close();
-        await locks.close();
-        await database.close();
-      },
-    };
-  } catch (err) {
-    await locks.close();
-    await database.close();
-    throw err;
-  }
+  return startService({
+    title: '库存与仓储服务 (Inventory service)',
+    description: '物料、库存、出库、借用、退货、报废、盘点、采购与审计。错误体为 { msg, code }。',
+    validationStatus: 400,
+    logger: options.logger,
+    nodeEnv: config.nodeEnv,
+    database: { url: config.databaseUrl, migrationsFolder: INVENTORY_MIGRATIONS },
+    locks: () => options.locks ?? createLockStore(config.redisUrl),
+    bootstrap: (database) => bootstrapInventory(database, { username: config.adminUsername, password: config.adminPassword }),
+    tokens: createTokenService(config.jwtSecret, INVENTORY_AUDIENCE),
+    loadActor: createActorLoader,
+    modules: ({ app, database, tokens, locks }) => {
+      const deps: InventoryDeps = { config, database, tokens, locks };
+      registerSystemRoutes(app, deps);
+      registerIdentityRoutes(app, deps);
+      registerMaterialRoutes(app, deps);
+      registerStockRoutes(app, deps);
+      registerOutboundRoutes(app, deps);
+      registerReturnRoutes(app, deps);
+      registerDefectiveRoutes(app, deps);
+      registerBorrowRoutes(app, deps);
+      installMailer(app, deps);
+      registerIntegrationRoutes(app, deps);
+      installOutboxDispatcher(app, deps, options.dispatcher);
+      return deps;
+    },
+  });
 }

@@ -1,24 +1,17 @@
-import type { LightMyRequestResponse } from 'fastify';
-import { createTestDatabase } from '@wms/platform/testing';
 import type { LockStore } from '@wms/platform';
+import { createTestUser, nextTestNumber, startTestService, uniqueName, type TestClient, type TestUser } from '@wms/platform/testing';
 import { buildInventoryApp, type BuildOptions, type InventoryApp } from '../src/app.js';
 import type { InventoryConfig } from '../src/config.js';
 
+export type { TestUser };
+
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
 
-export interface TestUser {
-  id: number;
-  username: string;
-  token: string;
-}
-
-export interface TestInventory {
+export interface TestInventory extends TestClient {
   service: InventoryApp;
   adminToken: string;
-  request(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   /** Creates a user through the API as admin and logs in as that user. */
   user(role: string, company: string | null, extra?: { name?: string }): Promise<TestUser>;
-  login(username: string, password: string): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -37,46 +30,27 @@ export function testConfig(databaseUrl: string, overrides: Partial<InventoryConf
   };
 }
 
-let userCounter = 0;
-
 /** One inventory app on a fresh database (PGlite in memory, or a new PostgreSQL database). */
 export async function buildTestInventory(
   options: { config?: Partial<InventoryConfig>; locks?: LockStore; dispatcher?: BuildOptions['dispatcher'] } = {},
 ): Promise<TestInventory> {
-  const database = await createTestDatabase('inv');
-  const service = await buildInventoryApp(testConfig(database.url, options.config), { locks: options.locks, dispatcher: options.dispatcher });
-  const { app } = service;
-
-  const request: TestInventory['request'] = (method, url, opts = {}) =>
-    app.inject({
-      method: method as 'GET',
-      url,
-      headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
-      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-    });
-  const login = (username: string, password: string) => request('POST', '/api/v1/auth/login', { body: { username, password } });
-
-  const adminLogin = await login(ADMIN.username, ADMIN.password);
-  const adminToken = adminLogin.json().token as string;
+  const t = await startTestService({
+    databasePrefix: 'inv',
+    build: (url) => buildInventoryApp(testConfig(url, options.config), { locks: options.locks, dispatcher: options.dispatcher }),
+    admin: ADMIN,
+  });
+  const adminToken = t.adminLogin.json().token as string;
 
   return {
-    service,
+    service: t.service,
     adminToken,
-    request,
-    login,
+    request: t.request,
+    login: t.login,
     async user(role, company, extra = {}) {
-      userCounter += 1;
-      const username = `${role.toLowerCase()}_${userCounter}_${Math.random().toString(36).slice(2, 6)}`;
-      const body: Record<string, unknown> = { username, password: 'password-1', name: extra.name ?? `${role} ${userCounter}`, role };
-      if (company) body.company_name = company;
-      const created = await request('POST', '/api/v1/users', { token: adminToken, body });
-      if (created.statusCode !== 201) throw new Error(`creating test user failed: ${created.body}`);
-      const loggedIn = await login(username, 'password-1');
-      return { id: created.json().id as number, username, token: loggedIn.json().token as string };
+      const n = nextTestNumber();
+      const body = { username: uniqueName(role, n), password: 'password-1', name: extra.name ?? `${role} ${n}`, role };
+      return createTestUser(t, adminToken, company ? { ...body, company_name: company } : body);
     },
-    async close() {
-      await service.close();
-      await database.drop();
-    },
+    close: t.close,
   };
 }

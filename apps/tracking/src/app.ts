@@ -1,14 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import {
-  createServiceApp,
-  createTokenService,
-  installRequestGuards,
-  MemoryLockStore,
-  openDatabase,
-  type Database,
-  type FastifyServerOptionsLogger,
-  type LockStore,
-} from '@wms/platform';
+import { createTokenService, MemoryLockStore, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
 import type { TrackingConfig } from './config.js';
 import type { TrackingDeps, TrackingFastify } from './app-types.js';
 import { bootstrapTracking, type BootstrapResult } from './bootstrap.js';
@@ -42,56 +33,35 @@ export interface TrackingApp {
 
 /** Builds the tracking service: database (migrated), bootstrap, guards and every module's routes. */
 export async function buildTrackingApp(config: TrackingConfig, options: BuildOptions = {}): Promise<TrackingApp> {
-  const database: Database = await openDatabase({ url: config.databaseUrl, migrationsFolder: TRACKING_MIGRATIONS });
-  const locks = options.locks ?? new MemoryLockStore();
-  try {
-    const bootstrap = await bootstrapTracking(database, {
-      username: config.adminUsername,
-      password: config.adminPassword,
-      department: config.orgDepartment,
-    });
-    const tokens = createTokenService(config.jwtSecret, TRACKING_AUDIENCE);
-    const app = (await createServiceApp({
-      title: '生产追踪服务 (Production-tracking service)',
-      description: `部门实例 ${config.orgDepartment}: 产品、任务、业务组与数据范围、库存通知接收、统计。错误体为 { msg, code }，校验失败为 422。`,
-      validationStatus: 422,
-      logger: options.logger,
-      exposeStackTraces: config.nodeEnv === 'development' && process.env.EXPOSE_STACK === '1',
-      health: () => database.ping(),
-    })) as unknown as TrackingFastify;
-    const dataScope = createDataScopeResolver({
-      ungrouped: config.dataScopeUngrouped,
-      loadGroupPhases,
-      warn: (message) => app.log.warn(message),
-    });
-    const deps: TrackingDeps = { config, database, tokens, locks, dataScope };
-    installRequestGuards(app, { tokens, loadActor: createActorLoader(database, config.orgDepartment), locks });
-    registerIdentityRoutes(app, deps);
-    registerProductRoutes(app, deps);
-    registerQrCodeRoutes(app);
-    registerTaskRoutes(app, deps);
-    registerReminderRoutes(app, deps);
-    registerGroupRoutes(app, deps);
-    registerStatsRoutes(app, deps);
-    registerIntegrationRoutes(app, deps);
-    registerAuditRoutes(app, deps);
-    await app.ready();
-    let closed = false;
-    return {
-      app,
-      deps,
-      bootstrap,
-      close: async () => {
-        if (closed) return;
-        closed = true;
-        await app.close();
-        await locks.close();
-        await database.close();
-      },
-    };
-  } catch (err) {
-    await locks.close();
-    await database.close();
-    throw err;
-  }
+  return startService({
+    title: '生产追踪服务 (Production-tracking service)',
+    description: `部门实例 ${config.orgDepartment}: 产品、任务、业务组与数据范围、库存通知接收、统计。错误体为 { msg, code }，校验失败为 422。`,
+    validationStatus: 422,
+    logger: options.logger,
+    nodeEnv: config.nodeEnv,
+    database: { url: config.databaseUrl, migrationsFolder: TRACKING_MIGRATIONS },
+    locks: () => options.locks ?? new MemoryLockStore(),
+    bootstrap: (database) =>
+      bootstrapTracking(database, { username: config.adminUsername, password: config.adminPassword, department: config.orgDepartment }),
+    tokens: createTokenService(config.jwtSecret, TRACKING_AUDIENCE),
+    loadActor: (database) => createActorLoader(database, config.orgDepartment),
+    modules: ({ app, database, tokens, locks }) => {
+      const dataScope = createDataScopeResolver({
+        ungrouped: config.dataScopeUngrouped,
+        loadGroupPhases,
+        warn: (message) => app.log.warn(message),
+      });
+      const deps: TrackingDeps = { config, database, tokens, locks, dataScope };
+      registerIdentityRoutes(app, deps);
+      registerProductRoutes(app, deps);
+      registerQrCodeRoutes(app);
+      registerTaskRoutes(app, deps);
+      registerReminderRoutes(app, deps);
+      registerGroupRoutes(app, deps);
+      registerStatsRoutes(app, deps);
+      registerIntegrationRoutes(app, deps);
+      registerAuditRoutes(app, deps);
+      return deps;
+    },
+  });
 }

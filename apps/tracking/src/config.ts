@@ -1,7 +1,16 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { ConfigError, readDatabaseUrl, readOneOf, readOptional, readPort, readString } from '@wms/platform';
+import {
+  ConfigError,
+  persistentSecret,
+  readAdminPassword,
+  readDatabaseUrl,
+  readJwtSecretSetting,
+  readOneOf,
+  readOptional,
+  readPort,
+  readString,
+} from '@wms/platform';
 
 export const UNGROUPED_SCOPES = ['ALL', 'NONE'] as const;
 export type UngroupedScope = (typeof UNGROUPED_SCOPES)[number];
@@ -30,26 +39,14 @@ type Env = Record<string, string | undefined>;
 
 const JWT_SECRET_FILE = 'jwt-secret-tracking';
 
-/** A secret generated once and kept in the data folder, so restarts keep tokens valid. */
-function persistentSecret(dataDir: string, fileName: string): string {
-  const path = join(dataDir, fileName);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(path, secret, { mode: 0o600 });
-  return secret;
-}
-
 /**
  * Each service signs with its own secret (contract §3). One JWT_SECRET serves both services, so the
  * tracking service signs with a key derived from it: an inventory token fails the signature check here
  * even before its audience is looked at.
  */
 function readJwtSecret(env: Env, nodeEnv: string, dataDir: string): string {
-  const shared = readOptional(env, 'JWT_SECRET');
-  if (nodeEnv === 'production' && !shared) throw new ConfigError('JWT_SECRET', 'NODE_ENV=production 时必须设置');
+  const shared = readJwtSecretSetting(env, nodeEnv);
   if (!shared) return persistentSecret(dataDir, JWT_SECRET_FILE);
-  if (shared.length < 16) throw new ConfigError('JWT_SECRET', '长度至少 16 个字符');
   return createHmac('sha256', shared).update('tracking').digest('base64url');
 }
 
@@ -95,8 +92,7 @@ function readSerialPrefix(env: Env): string {
 export function loadTrackingConfig(env: Env = process.env): TrackingConfig {
   const nodeEnv = readString(env, 'NODE_ENV', 'development');
   const dataDir = resolve(readString(env, 'DATA_DIR', './data'));
-  const adminPassword = readOptional(env, 'ADMIN_PASSWORD');
-  if (adminPassword && adminPassword.length < 6) throw new ConfigError('ADMIN_PASSWORD', '长度至少 6 个字符');
+  const adminPassword = readAdminPassword(env);
   const orgDepartment = readDepartment(env);
   const settings = {
     host: readString(env, 'HOST', '127.0.0.1'),

@@ -1,30 +1,23 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '@wms/platform';
-import { createTestDatabase } from '@wms/platform/testing';
+import { createTestUser, startTestService, uniqueName, type TestClient, type TestUser } from '@wms/platform/testing';
 import { buildTrackingApp, type TrackingApp } from '../src/app.js';
 import type { TrackingConfig } from '../src/config.js';
 import { users, type TrackingRole } from '../src/db/schema/index.js';
+
+export { uniqueName, type TestUser };
 
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
 export const DEPARTMENT = 'ALPHA';
 export const TEST_PASSWORD = 'password-1';
 
-export interface TestUser {
-  id: number;
-  username: string;
-  token: string;
-}
-
-export interface TestTracking {
+export interface TestTracking extends TestClient {
   service: TrackingApp;
   adminToken: string;
   adminId: number;
-  request(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   /** Creates a user of the department through the API as admin and logs in as that user. */
   user(role: string, extra?: { name?: string }): Promise<TestUser>;
   /** Writes an account straight into the table (for rows the API cannot make, e.g. another department). */
   insertUser(fields: { username: string; role?: TrackingRole; department: string; active?: boolean; password?: string }): Promise<number>;
-  login(username: string, password: string): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -46,44 +39,26 @@ export function testConfig(databaseUrl: string, overrides: Partial<TrackingConfi
   };
 }
 
-let userCounter = 0;
-export const uniqueName = (prefix: string) => {
-  userCounter += 1;
-  return `${prefix.toLowerCase()}_${userCounter}_${Math.random().toString(36).slice(2, 6)}`;
-};
-
 /** One tracking app on a fresh database (PGlite in memory, or a new PostgreSQL database). */
 export async function buildTestTracking(options: { config?: Partial<TrackingConfig> } = {}): Promise<TestTracking> {
-  const database = await createTestDatabase('trk');
-  const service = await buildTrackingApp(testConfig(database.url, options.config));
-  const { app } = service;
-
-  const request: TestTracking['request'] = (method, url, opts = {}) =>
-    app.inject({
-      method: method as 'GET',
-      url,
-      headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
-      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-    });
-  const login = (username: string, password: string) => request('POST', '/api/v1/auth/login', { body: { username, password } });
-
-  const adminLogin = await login(ADMIN.username, ADMIN.password);
-  if (adminLogin.statusCode !== 200) throw new Error(`admin login failed: ${adminLogin.body}`);
-  const { token: adminToken, user: adminUser } = adminLogin.json() as { token: string; user: { id: number } };
+  const t = await startTestService({
+    databasePrefix: 'trk',
+    build: (url) => buildTrackingApp(testConfig(url, options.config)),
+    admin: ADMIN,
+  });
+  const { service } = t;
+  if (t.adminLogin.statusCode !== 200) throw new Error(`admin login failed: ${t.adminLogin.body}`);
+  const { token: adminToken, user: adminUser } = t.adminLogin.json() as { token: string; user: { id: number } };
 
   return {
     service,
     adminToken,
     adminId: adminUser.id,
-    request,
-    login,
+    request: t.request,
+    login: t.login,
     async user(role, extra = {}) {
       const username = uniqueName(role);
-      const body = { username, password: TEST_PASSWORD, name: extra.name ?? username, role };
-      const created = await request('POST', '/api/v1/users', { token: adminToken, body });
-      if (created.statusCode !== 201) throw new Error(`creating test user failed: ${created.body}`);
-      const loggedIn = await login(username, TEST_PASSWORD);
-      return { id: created.json().id as number, username, token: loggedIn.json().token as string };
+      return createTestUser(t, adminToken, { username, password: TEST_PASSWORD, name: extra.name ?? username, role });
     },
     async insertUser(fields) {
       const passwordHash = await hashPassword(fields.password ?? TEST_PASSWORD);
@@ -102,9 +77,6 @@ export async function buildTestTracking(options: { config?: Partial<TrackingConf
       );
       return row!.id;
     },
-    async close() {
-      await service.close();
-      await database.drop();
-    },
+    close: t.close,
   };
 }

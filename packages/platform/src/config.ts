@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 /**
  * Settings come from the environment and are validated at start: a bad value stops the start with
  * one line naming the setting.
@@ -63,4 +67,37 @@ export function readHttpUrl(env: Env, name: string): string | undefined {
     throw new ConfigError(name, `必须是 http(s) 地址，收到 "${raw}"`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+export function readFlag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, `必须是 1 或 0，收到 "${raw}"`);
+}
+
+/** ADMIN_PASSWORD: unset means a generated password for the first administrator. */
+export function readAdminPassword(env: Env): string | undefined {
+  const adminPassword = readOptional(env, 'ADMIN_PASSWORD');
+  if (adminPassword && adminPassword.length < 6) throw new ConfigError('ADMIN_PASSWORD', '长度至少 6 个字符');
+  return adminPassword;
+}
+
+/** JWT_SECRET as set, or undefined for a generated one; production must set it. */
+export function readJwtSecretSetting(env: Env, nodeEnv: string): string | undefined {
+  const secret = readOptional(env, 'JWT_SECRET');
+  if (nodeEnv === 'production' && !secret) throw new ConfigError('JWT_SECRET', 'NODE_ENV=production 时必须设置');
+  if (secret && secret.length < 16) throw new ConfigError('JWT_SECRET', '长度至少 16 个字符');
+  return secret;
+}
+
+/** A secret generated once and kept in the data folder, so restarts keep tokens valid. */
+export function persistentSecret(dataDir: string, fileName: string): string {
+  const path = join(dataDir, fileName);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(path, secret, { mode: 0o600 });
+  return secret;
 }

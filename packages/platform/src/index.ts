@@ -19,3 +19,6 @@ export * from './http/schemas.js';
 export * from './db/scope-sql.js';
 export * from './http/lifecycle.js';
 export * from './demo.js';
+export * from './http/start-service.js';
+export * from './users/user-schemas.js';
+export * from './users/user-rules.js';

@@ -1,16 +1,8 @@
+import { baseUserView } from '@wms/platform';
 import type { UserRow } from '../../db/schema/index.js';
 import type { UserView } from './schemas.js';
 
 /** The only way a user leaves the service: never with its password hash. */
 export function toUserView(row: Pick<UserRow, 'id' | 'username' | 'name' | 'role' | 'companyName' | 'email' | 'active' | 'createdAt'>): UserView {
-  return {
-    id: row.id,
-    username: row.username,
-    name: row.name,
-    role: row.role,
-    company_name: row.companyName,
-    email: row.email,
-    active: row.active,
-    created_at: row.createdAt.toISOString(),
-  };
+  return { ...baseUserView(row), company_name: row.companyName, email: row.email };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import {
   AppError,
   companyCondition,
@@ -6,10 +6,12 @@ import {
   hashPassword,
   isCrossDomain,
   isSuperAdmin,
-  likePattern,
   notFound,
   pageOf,
   pagingOf,
+  refuseSelfDeactivation,
+  userListConditions,
+  usernameTaken,
   type Tx,
   type UseCaseContext,
 } from '@wms/platform';
@@ -20,14 +22,7 @@ import type { CreateUserBody, UpdateUserBody, UserListQuery } from './schemas.js
 
 export async function listUsers(ctx: UseCaseContext, query: UserListQuery) {
   const paging = pagingOf(query);
-  const conditions: (SQL | undefined)[] = [companyCondition(ctx.scope(query.company), users.companyName)];
-  if (query.keyword) {
-    const pattern = likePattern(query.keyword);
-    conditions.push(or(ilike(users.username, pattern), ilike(users.name, pattern)));
-  }
-  if (query.role) conditions.push(eq(users.role, query.role));
-  if (query.active !== undefined) conditions.push(eq(users.active, query.active));
-  const where = and(...conditions);
+  const where = and(companyCondition(ctx.scope(query.company), users.companyName), ...userListConditions(users, query));
   return ctx.read(async (q) => {
     const rows = await q.select().from(users).where(where).orderBy(asc(users.id)).limit(paging.limit).offset(paging.offset);
     const [total] = await q.select({ n: count() }).from(users).where(where);
@@ -55,7 +50,7 @@ async function insertUser(ctx: UseCaseContext, tx: Tx, input: CreateUserBody) {
     })
     .onConflictDoNothing({ target: users.username })
     .returning();
-  if (!row) throw new AppError('DUPLICATE', `用户名 ${input.username} 已存在`, { username: input.username });
+  if (!row) throw usernameTaken(input.username);
   return toUserView(row);
 }
 
@@ -89,7 +84,7 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
     const [current] = await tx.select().from(users).where(and(eq(users.id, userId), scope)).for('update');
     if (!current) throw notFound('用户');
     if (current.role === 'SUPER_ADMIN' && !isSuperAdmin(ctx.actor)) throw forbidden('不能修改超级管理员账号');
-    if (current.id === ctx.actor.id && input.active === false) throw new AppError('STATUS_NOT_ALLOWED', '不能停用自己的账号');
+    refuseSelfDeactivation(ctx.actor, current.id, input.active);
     const [row] = await tx
       .update(users)
       .set({

@@ -1,19 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { DisplayName, LoginBody, loginResultSchema, Password, Username, userListQuerySchema, userViewSchema } from '@wms/platform';
 import { TRACKING_ROLES } from './roles.js';
 import { LIFECYCLE_PHASES } from './data-scope.js';
 
 export const RoleSchema = Type.Enum(TRACKING_ROLES);
 
-export const UserView = Type.Object({
-  id: Type.Integer(),
-  username: Type.String(),
-  name: Type.String(),
-  role: Type.String(),
-  department: Type.String(),
-  active: Type.Boolean(),
-  created_at: Type.String(),
-});
+export const UserView = userViewSchema({ department: Type.String() });
 export type UserView = Static<typeof UserView>;
 
 export const ScopeView = Type.Object(
@@ -27,17 +19,8 @@ export const ScopeView = Type.Object(
 
 export const MeView = Type.Intersect([UserView, Type.Object({ scope: ScopeView })]);
 
-export const LoginBody = Type.Object({
-  username: Type.String({ minLength: 1, maxLength: 64 }),
-  password: Type.String({ minLength: 1, maxLength: 256 }),
-});
-export type LoginBody = Static<typeof LoginBody>;
-
-export const LoginResult = Type.Object({ token: Type.String(), user: UserView });
-
-const Username = Type.String({ minLength: 2, maxLength: 64, pattern: '^[A-Za-z0-9_.@-]+$' });
-const Password = Type.String({ minLength: 6, maxLength: 128 });
-const DisplayName = Type.String({ minLength: 1, maxLength: 64 });
+export { LoginBody };
+export const LoginResult = loginResultSchema(UserView);
 
 export const CreateUserBody = Type.Object(
   {
@@ -62,10 +45,5 @@ export const UpdateUserBody = Type.Object(
 );
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
-export const UserListQuery = Type.Object({
-  ...PageQuery,
-  keyword: Type.Optional(Type.String({ maxLength: 64 })),
-  role: Type.Optional(RoleSchema),
-  active: Type.Optional(Type.Boolean()),
-});
+export const UserListQuery = userListQuerySchema({ role: Type.Optional(RoleSchema) });
 export type UserListQuery = Static<typeof UserListQuery>;

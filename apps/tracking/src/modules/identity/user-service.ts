@@ -1,5 +1,15 @@
-import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { AppError, hashPassword, likePattern, notFound, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
+import { and, asc, count, eq } from 'drizzle-orm';
+import {
+  AppError,
+  hashPassword,
+  notFound,
+  pageOf,
+  pagingOf,
+  refuseSelfDeactivation,
+  userListConditions,
+  usernameTaken,
+  type UseCaseContext,
+} from '@wms/platform';
 import { users } from '../../db/schema/index.js';
 import { inDepartment } from './department.js';
 import { toUserView } from './user-mapper.js';
@@ -12,14 +22,7 @@ function departmentOf(ctx: UseCaseContext): string {
 
 export async function listUsers(ctx: UseCaseContext, query: UserListQuery) {
   const paging = pagingOf(query);
-  const conditions: (SQL | undefined)[] = [inDepartment(users.department, departmentOf(ctx))];
-  if (query.keyword) {
-    const pattern = likePattern(query.keyword);
-    conditions.push(or(ilike(users.username, pattern), ilike(users.name, pattern)));
-  }
-  if (query.role) conditions.push(eq(users.role, query.role));
-  if (query.active !== undefined) conditions.push(eq(users.active, query.active));
-  const where = and(...conditions);
+  const where = and(inDepartment(users.department, departmentOf(ctx)), ...userListConditions(users, query));
   return ctx.read(async (q) => {
     const rows = await q.select().from(users).where(where).orderBy(asc(users.id)).limit(paging.limit).offset(paging.offset);
     const [total] = await q.select({ n: count() }).from(users).where(where);
@@ -43,7 +46,7 @@ export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
       })
       .onConflictDoNothing({ target: users.username })
       .returning();
-    if (!row) throw new AppError('DUPLICATE', `用户名 ${input.username} 已存在`, { username: input.username });
+    if (!row) throw usernameTaken(input.username);
     return toUserView(row);
   });
 }
@@ -61,7 +64,7 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
       .where(and(eq(users.id, userId), inDepartment(users.department, departmentOf(ctx))))
       .for('update');
     if (!current) throw notFound('用户');
-    if (current.id === ctx.actor.id && input.active === false) throw new AppError('STATUS_NOT_ALLOWED', '不能停用自己的账号');
+    refuseSelfDeactivation(ctx.actor, current.id, input.active);
     if (current.id === ctx.actor.id && input.role !== undefined && input.role !== current.role) {
       throw new AppError('STATUS_NOT_ALLOWED', '不能修改自己的角色');
     }

@@ -1,0 +1,38 @@
+import { eq, ilike, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { Actor } from '../auth/actor.js';
+import { likePattern } from '../db/scope-sql.js';
+import { AppError } from '../errors.js';
+
+/** The filters of both user lists besides the caller's scope: keyword (username or name), role, active. */
+export function userListConditions(
+  columns: { username: AnyColumn; name: AnyColumn; role: AnyColumn; active: AnyColumn },
+  query: { keyword?: string; role?: string; active?: boolean },
+): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [];
+  if (query.keyword) {
+    const pattern = likePattern(query.keyword);
+    conditions.push(or(ilike(columns.username, pattern), ilike(columns.name, pattern)));
+  }
+  if (query.role) conditions.push(eq(columns.role, query.role));
+  if (query.active !== undefined) conditions.push(eq(columns.active, query.active));
+  return conditions;
+}
+
+export const usernameTaken = (username: string) => new AppError('DUPLICATE', `用户名 ${username} 已存在`, { username });
+
+/** Nobody deactivates their own account, so an administrator cannot lock themselves out. */
+export function refuseSelfDeactivation(actor: Actor, userId: number, active: boolean | undefined): void {
+  if (userId === actor.id && active === false) throw new AppError('STATUS_NOT_ALLOWED', '不能停用自己的账号');
+}
+
+/** The fields every user answer carries, never the password hash; each service adds its placement. */
+export function baseUserView(row: { id: number; username: string; name: string; role: string; active: boolean; createdAt: Date }) {
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    role: row.role,
+    active: row.active,
+    created_at: row.createdAt.toISOString(),
+  };
+}
