@@ -3,7 +3,7 @@
  * (the inventory service's outbox dispatcher notifies the tracking service with a shared webhook key),
  * demo data on an empty database, and the admin login printed once.
  */
-import { closeOnSignals, exitOnStartFailure, persistentSecret } from '@wms/platform';
+import { closeOnSignals, exitOnStartFailure, persistentSecret, randomPassword } from '@wms/platform';
 import { loadInventoryConfig } from '../apps/inventory/src/config.js';
 import { buildInventoryApp } from '../apps/inventory/src/app.js';
 import { seedDemoIfEmpty } from '../apps/inventory/src/seed/demo.js';
@@ -14,6 +14,8 @@ import { seedTrackingDemoIfEmpty } from '../apps/tracking/src/seed/demo.js';
 async function main() {
   const env = { ...process.env };
   env.SEED_DEMO ??= '1';
+  // one generated admin password for both services, so the printed login works on either
+  if (!env.ADMIN_PASSWORD?.trim()) env.ADMIN_PASSWORD = randomPassword();
   const inventoryConfig = loadInventoryConfig(env);
   const webhookKey = env.WEBHOOK_API_KEY?.trim() || persistentSecret(inventoryConfig.dataDir, 'webhook-key');
   env.WEBHOOK_API_KEY = webhookKey;
