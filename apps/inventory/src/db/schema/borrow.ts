@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, jsonb, numeric, pgSequence, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, date, index, integer, numeric, pgSequence, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './identity.js';
-import type { CloseReason } from './outbound.js';
+import { requestColumns, requestConstraints } from './request-columns.js';
 import type { StockKind } from './stock.js';
-import type { ReservationLine } from '../../modules/reservation/lines.js';
 
 /** Borrow request status values (contract §4); 4 is 已完结 and close_reason tells closed from withdrawn. */
 export const BORROW_STATUS = { pending: 0, approved: 1, rejected: 2, dispatched: 3, finished: 4 } as const;
@@ -16,37 +15,11 @@ export type BorrowStatus = (typeof BORROW_STATUS)[keyof typeof BORROW_STATUS];
 export const borrowRequests = pgTable(
   'borrow_requests',
   {
-    id: serial('id').primaryKey(),
-    bizType: text('biz_type').notNull().default('borrow'),
-    applicantId: integer('applicant_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
-    companyName: text('company_name').notNull(),
-    status: integer('status').notNull().default(0).$type<BorrowStatus>(),
-    itemsJson: jsonb('items_json').notNull().$type<ReservationLine[]>(),
-    remark: text('remark'),
+    ...requestColumns<BorrowStatus>('borrow'),
     expectedReturnDate: date('expected_return_date'),
-    rejectReason: text('reject_reason'),
-    closeReason: text('close_reason').$type<CloseReason>(),
-    approverId: integer('approver_id').references(() => users.id, { onDelete: 'restrict' }),
-    approvedAt: timestamp('approved_at', { withTimezone: true }),
-    rejectedAt: timestamp('rejected_at', { withTimezone: true }),
-    closerId: integer('closer_id').references(() => users.id, { onDelete: 'restrict' }),
-    closedAt: timestamp('closed_at', { withTimezone: true }),
     dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('borrow_requests_company_status_idx').on(t.companyName, t.status),
-    index('borrow_requests_applicant_idx').on(t.applicantId),
-    check('borrow_requests_status', sql`${t.status} IN (0, 1, 2, 3, 4)`),
-    check('borrow_requests_biz_type', sql`${t.bizType} = 'borrow'`),
-    check(
-      'borrow_requests_close_reason',
-      sql`(${t.status} = 4 AND ${t.closeReason} IN ('closed', 'withdrawn')) OR (${t.status} <> 4 AND ${t.closeReason} IS NULL)`,
-    ),
-  ],
+  (t) => requestConstraints('borrow_requests', 'borrow', t),
 );
 
 export type BorrowRequestRow = typeof borrowRequests.$inferSelect;

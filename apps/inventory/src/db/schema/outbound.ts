@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, numeric, pgSequence, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from './identity.js';
-import type { ReservationLine } from '../../modules/reservation/lines.js';
+import { check, index, integer, numeric, pgSequence, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { requestColumns, requestConstraints } from './request-columns.js';
 import type { StockKind } from './stock.js';
 
 export const OUTBOUND_TYPES = ['SALES', 'USE', 'PRODUCTION'] as const;
@@ -11,46 +10,20 @@ export type OutboundType = (typeof OUTBOUND_TYPES)[number];
 export const OUTBOUND_STATUS = { pending: 0, approved: 1, rejected: 2, executed: 3, finished: 4 } as const;
 export type OutboundStatus = (typeof OUTBOUND_STATUS)[keyof typeof OUTBOUND_STATUS];
 
-export const CLOSE_REASONS = ['closed', 'withdrawn'] as const;
-export type CloseReason = (typeof CLOSE_REASONS)[number];
+export { CLOSE_REASONS, type CloseReason } from './request-columns.js';
 
 export const outboundRequests = pgTable(
   'outbound_requests',
   {
-    id: serial('id').primaryKey(),
-    bizType: text('biz_type').notNull().default('outbound'),
-    applicantId: integer('applicant_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
-    companyName: text('company_name').notNull(),
+    ...requestColumns<OutboundStatus>('outbound'),
     outboundType: text('outbound_type').notNull().$type<OutboundType>(),
-    status: integer('status').notNull().default(0).$type<OutboundStatus>(),
-    /** The allocated lines; a line's reservation is recorded here (spec 2.4). */
-    itemsJson: jsonb('items_json').notNull().$type<ReservationLine[]>(),
-    remark: text('remark'),
     /** Set only on a reissue created from a return; the one marker of a reissue (spec 2.4). */
     sourceReturnId: integer('source_return_id'),
-    rejectReason: text('reject_reason'),
-    closeReason: text('close_reason').$type<CloseReason>(),
-    approverId: integer('approver_id').references(() => users.id, { onDelete: 'restrict' }),
-    approvedAt: timestamp('approved_at', { withTimezone: true }),
-    rejectedAt: timestamp('rejected_at', { withTimezone: true }),
-    closerId: integer('closer_id').references(() => users.id, { onDelete: 'restrict' }),
-    closedAt: timestamp('closed_at', { withTimezone: true }),
     executedAt: timestamp('executed_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('outbound_requests_company_status_idx').on(t.companyName, t.status),
-    index('outbound_requests_applicant_idx').on(t.applicantId),
-    check('outbound_requests_status', sql`${t.status} IN (0, 1, 2, 3, 4)`),
+    ...requestConstraints('outbound_requests', 'outbound', t),
     check('outbound_requests_type', sql`${t.outboundType} IN ('SALES', 'USE', 'PRODUCTION')`),
-    check('outbound_requests_biz_type', sql`${t.bizType} = 'outbound'`),
-    check(
-      'outbound_requests_close_reason',
-      sql`(${t.status} = 4 AND ${t.closeReason} IN ('closed', 'withdrawn')) OR (${t.status} <> 4 AND ${t.closeReason} IS NULL)`,
-    ),
   ],
 );
 
