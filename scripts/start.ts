@@ -45,6 +45,7 @@ async function main() {
   const inventoryAddress = await inventory.app.listen({ host: inventoryConfig.host, port: inventoryConfig.port });
 
   console.log('');
+  console.log(`运行时 (runtime)          Node.js ${process.version}`);
   console.log(`库存服务 (inventory)      ${inventoryAddress}/api/v1   文档 ${inventoryAddress}/docs`);
   console.log(`生产跟踪服务 (tracking)   ${trackingAddress}/api/v1   文档 ${trackingAddress}/docs`);
   printAdmin('库存服务', inventory.bootstrap.admin, inventoryConfig.adminUsername);

@@ -10,7 +10,7 @@ async function main() {
   closeOnSignals(service.close);
   if (config.seedDemo) await seedDemoIfEmpty(service.deps.database);
   const address = await service.app.listen({ host: config.host, port: config.port });
-  console.log(`库存服务 (inventory) ${address}/docs`);
+  console.log(`库存服务 (inventory) ${address}/docs  Node.js ${process.version}`);
   if (service.bootstrap.admin) console.log(`管理员 ${service.bootstrap.admin.username} / ${service.bootstrap.admin.password}`);
 }
 

@@ -8,7 +8,7 @@ async function main() {
   const service = await buildTrackingApp(config, { logger: { level: process.env.LOG_LEVEL ?? 'info' } });
   closeOnSignals(service.close);
   const address = await service.app.listen({ host: config.host, port: config.port });
-  console.log(`生产追踪服务 (tracking, ${config.orgDepartment}) ${address}/docs`);
+  console.log(`生产追踪服务 (tracking, ${config.orgDepartment}) ${address}/docs  Node.js ${process.version}`);
   if (service.bootstrap.admin) console.log(`管理员 ${service.bootstrap.admin.username} / ${service.bootstrap.admin.password}`);
 }
 
