@@ -6,6 +6,16 @@ import { lowStockRecipients } from './low-stock-recipients.js';
 import { sendMail, type OutgoingMail } from './mailer.js';
 
 /**
+ * The one seam every change that lowers available or physical stock calls, inside its use case
+ * (outbound, stock edit, status change, delete, scrap, stocktake adjustment, …): the check runs after
+ * the surrounding transaction commits (spec 6.2), never inside it, and never fails the caller.
+ */
+export function scheduleLowStockCheck(ctx: UseCaseContext, company: string, baseIds: readonly number[]): void {
+  const distinct = [...new Set(baseIds)];
+  if (distinct.length > 0) ctx.afterCommit(() => checkLowStock(ctx, company, distinct));
+}
+
+/**
  * The low-stock alert (spec 6.2, contract §8). Run it after the commit of a change that lowered stock
  * (ctx.afterCommit), never inside that transaction. For each material: the level its effective supply
  * stands at is compared with the level it was last alerted at; a crossing to a more severe level claims

@@ -6,7 +6,7 @@ import { assertMayMove, moveRequest } from '../request-workflow/transitions.js';
 import { rowSnapshotOf } from '../scan-execution/row-snapshot.js';
 import { sumPerBarcode } from '../scan-execution/scanned-lines.js';
 import { takeScannedLines, type ScanExecution } from '../scan-execution/take-scanned.js';
-import { checkLowStockAfterOutbound } from './low-stock-seam.js';
+import { scheduleLowStockCheck } from '../notifications/low-stock.js';
 import { recordOutboundNotification } from './notification-seam.js';
 import { toOutboundLineView } from './outbound-line-mapper.js';
 import { nextOutboundNo } from './outbound-no.js';
@@ -69,8 +69,7 @@ export async function executeOutbound(ctx: UseCaseContext, input: ExecuteBody): 
       })),
     });
     ctx.afterCommit(announceOutboxMessages);
-    const baseIds = [...new Set(lines.map((line) => line.baseId))];
-    ctx.afterCommit(() => checkLowStockAfterOutbound(ctx, request.companyName, baseIds));
+    scheduleLowStockCheck(ctx, request.companyName, lines.map((line) => line.baseId));
 
     return {
       outbound_no: outboundNo,

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { AppError, type UseCaseContext } from '@wms/platform';
+import { AppError, Decimal, type UseCaseContext } from '@wms/platform';
 import { stockRows, type StockKind } from '../../db/schema/index.js';
+import { scheduleLowStockCheck } from '../notifications/low-stock.js';
 import { heldQuantityOf, quantityText } from './quantities.js';
 import { lockScopedStockRow } from './stock-rows.js';
 
@@ -21,6 +22,7 @@ export async function deleteStockRow(ctx: UseCaseContext, id: number, sourceTabl
       .where(and(eq(stockRows.id, id), sql`${stockRows.availableQuantity} = ${stockRows.stockQuantity}`))
       .returning({ id: stockRows.id });
     if (deleted.length === 0) throw new AppError('CONFLICT', '库存记录已被修改，请重试');
+    if (new Decimal(current.stockQuantity).gt(0)) scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
     return { id, deleted: true as const };
   });
 }

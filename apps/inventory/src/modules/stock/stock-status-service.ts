@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { AppError, type UseCaseContext } from '@wms/platform';
 import { stockRows, type StockStatus } from '../../db/schema/index.js';
+import { scheduleLowStockCheck } from '../notifications/low-stock.js';
 import { priceVisibilityOf } from './price-visibility.js';
 import type { ChangeStatusBody, StockRowView } from './schemas.js';
 import { toStockRowView } from './stock-mapper.js';
@@ -31,6 +32,7 @@ export async function changeStockStatus(ctx: UseCaseContext, id: number, input: 
       .where(and(eq(stockRows.id, id), eq(stockRows.status, from)))
       .returning();
     if (!updated) throw new AppError('CONFLICT', '库存状态已被修改，请重试');
+    if (from === '在库') scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
     return { ...updated, ...materialOf(current) };
   });
   return toStockRowView(row, priceVisibilityOf(ctx.actor));

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { AppError, Decimal, toDecimalString, validationFailed, type UseCaseContext } from '@wms/platform';
 import { stockRows, type StockRow } from '../../db/schema/index.js';
+import { scheduleLowStockCheck } from '../notifications/low-stock.js';
 import { checkKindFields } from './kind-fields.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
@@ -37,6 +38,9 @@ export async function updateStockRow(ctx: UseCaseContext, id: number, input: Upd
       .where(and(eq(stockRows.id, id), availableStaysNonNegative(patch.stockQuantity)))
       .returning();
     if (!updated) throw belowHeldQuantity(current, patch.stockQuantity ?? current.stockQuantity);
+    if (patch.stockQuantity !== undefined && new Decimal(patch.stockQuantity).lt(current.stockQuantity)) {
+      scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
+    }
     return { ...updated, ...materialOf(current) };
   });
   return toStockRowView(row, priceVisibilityOf(ctx.actor));
