@@ -229,6 +229,7 @@ describe('material master data', () => {
       const missing = await t.request('POST', BASE, { token: crossDomain.token, body: { name: '跨域', category: 'X' } });
       expect(missing.statusCode).toBe(400);
       expect(missing.json().code).toBe('COMPANY_REQUIRED');
+      await t.user('SALES', 'GAMMA'); // a company exists once a user belongs to it
       const material = await create(crossDomain.token, { name: '跨域', category: 'X', company_name: 'GAMMA' });
       expect(material.company_name).toBe('GAMMA');
 
@@ -236,6 +237,9 @@ describe('material master data', () => {
       expect(ignored.statusCode).toBe(200);
       expect(ignored.json()).toMatchObject({ company_name: 'ALPHA', remark: 'moved?' });
 
+      const typo = await t.request('PUT', `${BASE}/${material.id}`, { token: crossDomain.token, body: { company_name: 'NOPE_CO' } });
+      expect(typo.statusCode).toBe(400);
+      expect(typo.json().code).toBe('UNKNOWN_COMPANY');
       const moved = await t.request('PUT', `${BASE}/${material.id}`, { token: crossDomain.token, body: { company_name: 'ALPHA' } });
       expect(moved.json().company_name).toBe('ALPHA');
       expect((await t.request('GET', `${BASE}/${material.id}`, { token: alphaMgr.token })).statusCode).toBe(200);
@@ -350,7 +354,7 @@ describe('material master data', () => {
 
     it('rejects bad list, export, summary and suggestion queries', async () => {
       expectRejected(await t.request('GET', `${BASE}?page=0`, { token: alphaMgr.token }));
-      expectRejected(await t.request('GET', `${BASE}?limit=201`, { token: alphaMgr.token }));
+      expectRejected(await t.request('GET', `${BASE}?limit=-1`, { token: alphaMgr.token }));
       expectRejected(await t.request('GET', `${BASE}?limit=abc`, { token: alphaMgr.token }));
       expectRejected(await t.request('GET', `${BASE}/export?keyword=${'k'.repeat(201)}`, { token: alphaMgr.token }));
       expectRejected(await t.request('GET', `${BASE}/ext-summary?company=${'c'.repeat(65)}`, { token: alphaMgr.token }));

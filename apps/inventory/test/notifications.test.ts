@@ -261,6 +261,34 @@ describe('low-stock alert mail', () => {
     expect(await mailsSettled(material, 1)).toHaveLength(1);
   });
 
+  it('alerts after a stock edit, a change to 不良品 and a delete that lower supply (the one low-stock seam)', async () => {
+    const edited = await thresholdMaterial({ yellow_threshold: 5 }, [10]);
+    const cut = await t.request('PUT', `/api/v1/inbound/stock/${edited.rows[0]!.id}`, { token: w.inbound.token, body: { stock_quantity: 4 } });
+    expect(cut.statusCode).toBe(200);
+    const afterEdit = await mailsSettled(edited.material, 1);
+    expect(afterEdit).toHaveLength(1);
+    expect(afterEdit[0]!.body).toContain('有效库存：4个');
+
+    const marked = await thresholdMaterial({ red_threshold: 3 }, [2, 8]);
+    const status = await t.request('POST', `/api/v1/inbound/stock/${marked.rows[1]!.id}/change-status`, {
+      token: w.mgr.token,
+      body: { status: '不良品' },
+    });
+    expect(status.statusCode).toBe(200);
+    expect((await mailsSettled(marked.material, 1))[0]!.subject).toContain('红色');
+
+    const deleted = await thresholdMaterial({ yellow_threshold: 5 }, [3, 7]);
+    expect((await t.request('DELETE', `/api/v1/inbound/stock/${deleted.rows[1]!.id}`, { token: w.inbound.token })).statusCode).toBe(200);
+    expect(await mailsSettled(deleted.material, 1)).toHaveLength(1);
+  });
+
+  it('sends nothing when an edit raises stock or touches only descriptive fields', async () => {
+    const { material, rows } = await thresholdMaterial({ yellow_threshold: 5 }, [6]);
+    await t.request('PUT', `/api/v1/inbound/stock/${rows[0]!.id}`, { token: w.inbound.token, body: { remark: '复核' } });
+    await t.request('PUT', `/api/v1/inbound/stock/${rows[0]!.id}`, { token: w.inbound.token, body: { stock_quantity: 9 } });
+    expect(await mailsSettled(material, 0)).toEqual([]);
+  });
+
   it('sends nothing for a material without thresholds', async () => {
     const { material, rows } = await thresholdMaterial({}, [3]);
     await shipFromRow(w, rows[0]!, 3);

@@ -223,7 +223,7 @@ describe('dashboard statistics', () => {
       '/dashboard/monthly-production?months=0',
       '/dashboard/monthly-production?months=37',
       '/dashboard/reminders?limit=0',
-      '/dashboard/recent-activity?limit=101',
+      '/dashboard/recent-activity?limit=-1',
       '/dashboard/people-history?start_date=2024-02-30',
       '/dashboard/people-history?end_date=yesterday',
       '/dashboard/people-history?start_date=2024-05-02&end_date=2024-05-01',

@@ -5,6 +5,8 @@
 export const errorStatus = {
   VALIDATION_FAILED: 400,
   UNAUTHENTICATED: 401,
+  /** Too many failed logins or wrong keys: the Retry-After header says when to try again. */
+  TOO_MANY_ATTEMPTS: 429,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   OTHER_COMPANY: 403,
@@ -22,6 +24,8 @@ export const errorStatus = {
   NO_APPLICANT: 400,
   SCOPE_INVALID: 400,
   COMPANY_REQUIRED: 400,
+  /** A cross-domain caller named a company no user belongs to. */
+  UNKNOWN_COMPANY: 400,
   MIXED_SCRAP_MODES: 400,
   AMBIGUOUS_BARCODE: 400,
   IN_USE: 400,
@@ -30,6 +34,9 @@ export const errorStatus = {
   DUPLICATE: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
+  HEADERS_TOO_LARGE: 431,
+  REQUEST_TIMEOUT: 408,
   ENDPOINT_REMOVED: 410,
   KEY_NOT_CONFIGURED: 503,
   UNAVAILABLE: 503,
@@ -102,6 +109,13 @@ const constraintMessages: Record<string, string> = {
   stock_rows_sku_unique: '条码(SKU)已存在',
   users_username_unique: '用户名已存在',
 };
+
+/** The database's own message (never the SQL text or its parameters), for the few places that pass it on. */
+export function databaseMessageOf(err: unknown): string {
+  const pg = findPgError(err) as (PgLikeError & { message?: string }) | undefined;
+  if (pg?.message) return pg.message;
+  return err instanceof Error && !/^Failed query:/.test(err.message) ? err.message : '数据库查询失败';
+}
 
 export function translateDatabaseError(err: unknown): AppError | undefined {
   const pg = findPgError(err);

@@ -12,10 +12,14 @@ export type IdParams = Static<typeof IdParams>;
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 200;
 
+/** A count of rows to answer: at least 1; above `cap` it is lowered to `cap`, never refused (contract §2). */
+export const CappedLimit = (cap: number, description = `每页条数，默认 ${DEFAULT_LIMIT}，超过 ${cap} 按 ${cap}`) =>
+  Type.Optional(Type.Integer({ minimum: 1, 'x-cap': cap, description }));
+
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT })),
+  limit: CappedLimit(MAX_LIMIT),
+  pageSize: CappedLimit(MAX_LIMIT),
 };
 
 export interface Paging {

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError, translateDatabaseError } from '../errors.js';
+import { clientErrorHandler, frameworkErrorHandler, refuseNulCharacters } from './input-guards.js';
 import { createValidatorCompiler, describeValidationError } from './validation.js';
 
 export const API_PREFIX = '/api/v1';
@@ -24,11 +25,15 @@ export async function createServiceApp(options: ServiceAppOptions) {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: JSON_BODY_LIMIT,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: 'all' } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
   installErrorHandling(app, options);
+  // registered before the guards' own preHandler hooks, so a NUL never reaches a lock or a handler
+  app.addHook('preHandler', refuseNulCharacters);
 
   await app.register(swagger, {
     openapi: {
@@ -71,6 +76,7 @@ function installErrorHandling(app: FastifyInstance, options: ServiceAppOptions) 
       // one validation status per service: thrown VALIDATION_FAILED and CHECK violations included
       const remap = known.code === 'VALIDATION_FAILED' && known.status === 400 && !isMalformedBody(error);
       const status = remap ? options.validationStatus : known.status;
+      if (status >= 500) request.log.error({ err: known.cause ?? known }, known.message);
       return reply.code(status).send(known.toBody());
     }
     request.log.error({ err: error }, 'unexpected failure');

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, inArray, min } from 'drizzle-orm';
 import {
+  databaseMessageOf,
   AppError,
   companyCondition,
   Decimal,
@@ -19,7 +20,8 @@ import type { BorrowRecordsQuery, BorrowSlipView } from './schemas.js';
  * GET /borrow/records (spec 4.3): a page of slips (by borrow_no, newest first), each with all its lines
  * and the caller's flags on them. Five queries per page whatever its size: the slip numbers, their
  * count, their lines, the lines' PENDING transfers, the names.
- * Contract §2 Deviation: an unexpected failure answers 500 with the error's message in msg (no trace).
+ * Contract §2 Deviation: an unexpected failure answers 500 with the database's own message in msg (never
+ * the SQL text, its parameters or the trace); the error handler logs it like every 500.
  */
 export async function listBorrowRecords(ctx: UseCaseContext, query: BorrowRecordsQuery): Promise<Page<BorrowSlipView>> {
   try {
@@ -28,7 +30,7 @@ export async function listBorrowRecords(ctx: UseCaseContext, query: BorrowRecord
     if (err instanceof AppError) throw err;
     const known = translateDatabaseError(err);
     if (known) throw known;
-    throw new AppError('INTERNAL', `借用记录查询失败: ${err instanceof Error ? err.message : String(err)}`);
+    throw Object.assign(new AppError('INTERNAL', `借用记录查询失败: ${databaseMessageOf(err)}`), { cause: err });
   }
 }
 

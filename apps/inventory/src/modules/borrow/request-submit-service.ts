@@ -1,6 +1,6 @@
 import { toDecimalString, type UseCaseContext } from '@wms/platform';
 import { BORROW_STATUS, borrowRequests } from '../../db/schema/index.js';
-import { companyForCreate } from '../identity/company-rules.js';
+import { companyForRecord } from '../identity/company-rules.js';
 import { reserveStock } from '../reservation/index.js';
 import { toRequestViewOf } from './request-views.js';
 import type { BorrowRequestView, SubmitBorrowBody } from './schemas.js';
@@ -11,7 +11,7 @@ import type { BorrowRequestView, SubmitBorrowBody } from './schemas.js';
  * and nothing is written. It belongs to the applicant's company; cross-domain callers name it.
  */
 export async function submitBorrowRequest(ctx: UseCaseContext, input: SubmitBorrowBody): Promise<BorrowRequestView> {
-  const companyName = companyForCreate(ctx.actor, input.company_name);
+  const companyName = await ctx.read((q) => companyForRecord(q, ctx.actor, input.company_name));
   const items = input.items.map((item) => ({ base_id: item.base_id, quantity: toDecimalString(item.quantity) }));
   return ctx.transaction(async (tx) => {
     const lines = await reserveStock(tx, companyName, items);

@@ -1,8 +1,11 @@
-import { AppError, isCrossDomain, type Actor } from '@wms/platform';
+import { eq } from 'drizzle-orm';
+import { AppError, isCrossDomain, type Actor, type Queryable } from '@wms/platform';
+import { users } from '../../db/schema/index.js';
 
 /**
  * The company a created record belongs to: cross-domain callers must name it (400 otherwise),
  * everybody else always writes into their own company, whatever the body says.
+ * User creation uses this alone (a new company comes into being with its first user).
  */
 export function companyForCreate(actor: Actor, requested: string | undefined | null): string {
   if (isCrossDomain(actor)) {
@@ -12,4 +15,22 @@ export function companyForCreate(actor: Actor, requested: string | undefined | n
   }
   if (!actor.company) throw new AppError('COMPANY_REQUIRED', '当前账号未归属任何公司，不能创建数据');
   return actor.company;
+}
+
+/**
+ * companyForCreate for business records (materials, requests, sessions, …): a company named by a
+ * cross-domain caller must be one some user belongs to, so a typo such as `NOPE_CO` is 400 instead of
+ * data nobody can see.
+ */
+export async function companyForRecord(q: Queryable, actor: Actor, requested: string | undefined | null): Promise<string> {
+  const company = companyForCreate(actor, requested);
+  if (isCrossDomain(actor) && !(await companyHasUsers(q, company))) {
+    throw new AppError('UNKNOWN_COMPANY', `公司 ${company} 不存在（没有任何用户属于该公司）`, { field: 'company_name', company });
+  }
+  return company;
+}
+
+async function companyHasUsers(q: Queryable, company: string): Promise<boolean> {
+  const [found] = await q.select({ id: users.id }).from(users).where(eq(users.companyName, company)).limit(1);
+  return Boolean(found);
 }

@@ -11,7 +11,7 @@ import {
   type UseCaseContext,
 } from '@wms/platform';
 import { materials, type MaterialRow } from '../../db/schema/index.js';
-import { companyForCreate } from '../identity/company-rules.js';
+import { companyForRecord } from '../identity/company-rules.js';
 import { requireCategory } from './category-path.js';
 import { hiddenMaterialFields } from './field-permissions.js';
 import { materialWhere } from './material-filter.js';
@@ -46,7 +46,7 @@ export async function getMaterial(ctx: UseCaseContext, id: number) {
 export async function createMaterial(ctx: UseCaseContext, input: MaterialInput) {
   if (input.name === undefined) throw validationFailed('缺少必填字段 name', { field: 'name' });
   if (input.category === undefined) throw validationFailed('缺少必填字段 category', { field: 'category' });
-  const companyName = companyForCreate(ctx.actor, input.company_name);
+  const companyName = await ctx.read((q) => companyForRecord(q, ctx.actor, input.company_name));
   const values = { ...columnValues(input), name: input.name.trim(), category: requireCategory(input.category), companyName };
   const row = await ctx.transaction(async (tx) => {
     const [created] = await tx.insert(materials).values(values).returning();
@@ -62,6 +62,7 @@ export async function updateMaterial(ctx: UseCaseContext, id: number, input: Mat
   const row = await ctx.transaction(async (tx) => {
     const current = await lockMaterial(ctx, tx, id);
     if (!changesAnything(current, values)) return current;
+    if (values.companyName) await companyForRecord(tx, ctx.actor, values.companyName);
     const [updated] = await tx
       .update(materials)
       .set({ ...values, updatedAt: ctx.now })

@@ -1,16 +1,21 @@
-import { eq, type SQL } from 'drizzle-orm';
+import { and, eq, or, type SQL } from 'drizzle-orm';
 import { can, companyCondition, isSuperAdmin, type Actor, type UseCaseContext } from '@wms/platform';
 import { outboundRequests } from '../../db/schema/index.js';
 
 export const APPROVAL_PERMISSION = 'outbound_approval';
+export const EXECUTE_PERMISSION = 'outbound_create:operation';
 
 /**
- * Who sees which requests (contract §4 "outbound_approval, or own"): approvers see every request
- * of their company scope, everybody else only the requests they applied for.
+ * Who sees which requests (contract §4 "outbound_approval, or own"; decisions, Outbound): approvers see
+ * every request of their company scope; executors (outbound_create:operation) also see their company's
+ * approved requests, their work queue, as dispatchers see borrow requests; everybody sees their own.
  */
 export function visibleRequests(ctx: UseCaseContext, company?: string): SQL | undefined {
-  if (can(ctx.actor, APPROVAL_PERMISSION)) return companyCondition(ctx.scope(company), outboundRequests.companyName);
-  return eq(outboundRequests.applicantId, ctx.actor.id);
+  const inScope = companyCondition(ctx.scope(company), outboundRequests.companyName);
+  if (can(ctx.actor, APPROVAL_PERMISSION)) return inScope;
+  const own = eq(outboundRequests.applicantId, ctx.actor.id);
+  if (can(ctx.actor, EXECUTE_PERMISSION)) return or(own, and(inScope, eq(outboundRequests.status, 1)));
+  return own;
 }
 
 /** A privileged withdrawal (contract §3): SUPER_ADMIN or a holder of the flow's approval code. */

@@ -1,6 +1,6 @@
 import { toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
 import { OUTBOUND_STATUS, outboundRequests, type OutboundRequestRow, type OutboundType } from '../../db/schema/index.js';
-import { companyForCreate } from '../identity/company-rules.js';
+import { companyForRecord } from '../identity/company-rules.js';
 import { reserveStock, type RequestedItem } from '../reservation/index.js';
 import { toRequestViewOf } from './request-lookups.js';
 import type { OutboundRequestView, SubmitRequestBody } from './schemas.js';
@@ -46,7 +46,7 @@ export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboun
  * reserved rows stay locked until then, and naming them needs no lock.
  */
 export async function submitOutboundRequest(ctx: UseCaseContext, input: SubmitRequestBody): Promise<OutboundRequestView> {
-  const companyName = companyForCreate(ctx.actor, input.company_name);
+  const companyName = await ctx.read((q) => companyForRecord(q, ctx.actor, input.company_name));
   const items = input.items.map((item) => ({ base_id: item.base_id, quantity: toDecimalString(item.quantity) }));
   const created = await ctx.transaction((tx) =>
     createReservedRequest(tx, ctx.now, {

@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { Type, type Static } from 'typebox';
-import { DateString, validationFailed } from '@wms/platform';
+import { CappedLimit, DateString, validationFailed } from '@wms/platform';
 import { products } from '../../db/schema/index.js';
 import type { DataScope } from '../identity/data-scope.js';
 import { productScopeCondition } from '../products/product-scope.js';
@@ -128,8 +128,7 @@ export const GranularitySchema = Type.Enum(GRANULARITIES, { description: 'day �
 export const StatsRangeQuery = Type.Object({ ...DateRangeQuery, ...ProductFilterQuery });
 export type StatsRangeQuery = Static<typeof StatsRangeQuery>;
 
-export const RankingLimit = (max: number, byDefault: number) =>
-  Type.Optional(Type.Integer({ minimum: 1, maximum: max, description: `条数，默认 ${byDefault}，最多 ${max}` }));
+export const RankingLimit = (max: number, byDefault: number) => CappedLimit(max, `条数，默认 ${byDefault}，超过 ${max} 按 ${max}`);
 
 /**
  * THE product filter of a statistics query: the data scope (productScopeCondition: nothing for an

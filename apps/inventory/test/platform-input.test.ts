@@ -1,0 +1,133 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { createMaterial, queryRows } from './fixtures.js';
+import type { TestInventory } from './helpers.js';
+import { approveOk, materialWithStock, submitOk, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
+
+let t: TestInventory;
+let w: OutboundWorld;
+
+useOutboundWorld((built) => ({ t, w } = built));
+
+const materialCount = async () => (await queryRows<{ n: number }>(t, sql`select count(*)::int as n from materials`))[0]!.n;
+
+describe('validation messages', () => {
+  it('are Chinese and still name the field', async () => {
+    const response = await t.request('GET', '/api/v1/inbound/base?page=0', { token: w.mgr.token });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'page' });
+    expect(response.json().msg).toBe('字段 page 不合法: 应当为 >= 1');
+
+    const wrongType = await t.request('POST', '/api/v1/outbound/request', {
+      token: w.sales.token,
+      body: { outbound_type: 'USE', items: [{ base_id: 1, quantity: '5' }] },
+    });
+    expect(wrongType.statusCode).toBe(400);
+    expect(wrongType.json().msg).toBe('字段 items.0.quantity 不合法: 应当是 number 类型');
+  });
+
+  it('list the allowed values of an enum', async () => {
+    const response = await t.request('POST', '/api/v1/outbound/request', {
+      token: w.sales.token,
+      body: { outbound_type: 'GIFT', items: [{ base_id: 1, quantity: 1 }] },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().msg).toMatch(/^字段 outbound_type 不合法: .*SALES, USE, PRODUCTION/);
+  });
+});
+
+describe('paging limit', () => {
+  it('is capped at 200, not refused, on every list', async () => {
+    for (const url of ['/api/v1/inbound/base?limit=500', '/api/v1/outbound/request?limit=201', '/api/v1/stock/list?pageSize=1000']) {
+      const response = await t.request('GET', url, { token: w.mgr.token });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.json().limit, url).toBe(200);
+    }
+    expect((await t.request('GET', '/api/v1/inbound/base?limit=0', { token: w.mgr.token })).statusCode).toBe(400);
+  });
+});
+
+describe('NUL characters', () => {
+  it('are refused as VALIDATION_FAILED naming the field, in body, query and path, before anything is written', async () => {
+    const before = await materialCount();
+    const login = await t.request('POST', '/api/v1/auth/login', { body: { username: 'a\u0000b', password: 'x' } });
+    expect(login.statusCode).toBe(400);
+    expect(login.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'username' });
+
+    const created = await t.request('POST', '/api/v1/inbound/base', {
+      token: w.mgr.token,
+      body: { name: '螺丝', category: 'ALPHA/五金', remark: 'x\u0000' },
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'remark' });
+    expect(await materialCount()).toBe(before);
+
+    const query = await t.request('GET', '/api/v1/inbound/base?keyword=%00', { token: w.mgr.token });
+    expect(query.statusCode).toBe(400);
+    expect(query.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'keyword' });
+
+    const scan = await t.request('GET', '/api/v1/inbound/stock/scan?barcode=A%00B', { token: w.mgr.token });
+    expect(scan.statusCode).toBe(400);
+    expect(scan.json().field).toBe('barcode');
+  });
+});
+
+describe('framework errors', () => {
+  it('answer in the {msg, code} shape: undecodable URL, over-long path parameter', async () => {
+    const badUrl = await t.request('GET', '/api/v1/inbound/stock/%E0%A4%A', { token: w.mgr.token });
+    expect(badUrl.statusCode).toBe(400);
+    expect(Object.keys(badUrl.json()).sort()).toEqual(['code', 'msg']);
+
+    const longParam = await t.request('GET', `/api/v1/inbound/stock/${'9'.repeat(150)}`, { token: w.mgr.token });
+    expect(longParam.statusCode).toBe(414);
+    expect(longParam.json()).toEqual({ msg: '请求路径参数过长', code: 'URI_TOO_LONG' });
+  });
+
+  it('answer 431 in the {msg, code} shape over real HTTP', async () => {
+    const address = await t.service.app.listen({ host: '127.0.0.1', port: 0 });
+    const response = await fetch(`${address}/api/v1/health`, { headers: { 'x-filler': 'a'.repeat(20_000) } });
+    expect(response.status).toBe(431);
+    expect(await response.json()).toEqual({ msg: '请求头过大', code: 'HEADERS_TOO_LARGE' });
+  });
+});
+
+describe('cross-domain company names', () => {
+  it('refuse a company no user belongs to, and write nothing', async () => {
+    const before = await materialCount();
+    const typo = await t.request('POST', '/api/v1/inbound/base', {
+      token: t.adminToken,
+      body: { name: '螺丝', category: 'NOPE_CO/五金', company_name: 'NOPE_CO' },
+    });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json()).toMatchObject({ code: 'UNKNOWN_COMPANY', company: 'NOPE_CO' });
+    expect(await materialCount()).toBe(before);
+
+    const known = await createMaterial(t, t.adminToken, { company_name: 'BETA' });
+    expect(known.company_name).toBe('BETA');
+  });
+});
+
+describe("the executor's queue", () => {
+  it("lets outbound_create:operation holders list their company's approved requests, not pending or foreign ones", async () => {
+    const { material } = await materialWithStock(t, 'ALPHA', [10]);
+    const { material: betaMaterial } = await materialWithStock(t, 'BETA', [10]);
+    const pending = await submitOk(t, w.sales.token, [{ base_id: material.id, quantity: 1 }]);
+    const approved = await approveOk(t, w.mgr.token, (await submitOk(t, w.sales2.token, [{ base_id: material.id, quantity: 1 }])).id);
+    const foreign = await approveOk(t, w.betaMgr.token, (await submitOk(t, w.betaSales.token, [{ base_id: betaMaterial.id, quantity: 1 }])).id);
+
+    const queue = await t.request('GET', '/api/v1/outbound/request?status=1&limit=200', { token: w.op.token });
+    expect(queue.statusCode).toBe(200);
+    const ids = (queue.json().items as Array<{ id: number }>).map((item) => item.id);
+    expect(ids).toContain(approved.id);
+    expect(ids).not.toContain(foreign.id);
+
+    const everything = (await t.request('GET', '/api/v1/outbound/request?limit=200', { token: w.op.token })).json();
+    const seen = (everything.items as Array<{ id: number }>).map((item) => item.id);
+    expect(seen).not.toContain(pending.id);
+    expect((await t.request('GET', `/api/v1/outbound/request/${approved.id}`, { token: w.op.token })).statusCode).toBe(200);
+    expect((await t.request('GET', `/api/v1/outbound/request/${pending.id}`, { token: w.op.token })).statusCode).toBe(404);
+
+    const salesView = (await t.request('GET', '/api/v1/outbound/request?limit=200', { token: w.sales.token })).json();
+    expect((salesView.items as Array<{ id: number }>).map((item) => item.id)).not.toContain(approved.id);
+  });
+});
