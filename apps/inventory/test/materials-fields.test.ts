@@ -174,7 +174,9 @@ describe('material field permissions', () => {
 
     beforeAll(async () => {
       await createAsAdmin({ name: '导出物料', remark: '=cmd|/c calc', purchaseLink: '+SUM(A1)', spec_model: '@evil' });
-      await t.request('POST', BASE, { token: t.adminToken, body: { name: '导出物料', category: '字段', company_name: 'BETA' } });
+      await t.user('SALES', 'BETA'); // a company exists once a user belongs to it
+      const beta = await t.request('POST', BASE, { token: t.adminToken, body: { name: '导出物料', category: '字段', company_name: 'BETA' } });
+      expect(beta.statusCode, beta.body).toBe(201);
     });
 
     it('writes every column and neutralises formula-like cells for a full reader', async () => {
@@ -182,14 +184,42 @@ describe('material field permissions', () => {
       expect(headers).toEqual(expect.arrayContaining(['名称', '规格型号', '分类', '采购链接', '参考价', '产品图片备注', '说明书链接备注', '备注']));
       expect(data).toHaveLength(1);
       const row = Object.fromEntries(headers.map((header, i) => [header, data[0]![i]]));
-      expect(row).toMatchObject({ 名称: '导出物料', 备注: "'=cmd|/c calc", 采购链接: "'+SUM(A1)", 规格型号: "'@evil", 参考价: 10.5, 公司: 'ALPHA' });
+      expect(row).toMatchObject({ 名称: '导出物料', 备注: '=cmd|/c calc', 采购链接: '+SUM(A1)', 规格型号: '@evil', 参考价: 10.5, 公司: 'ALPHA' });
+    });
+
+    it('writes a sheet a person can use: Beijing date cells, numbers, text that never runs, frozen filtered header', async () => {
+      const material = await createAsAdmin({ name: '表格物料', remark: '-2+3', spec_model: '=1+1' });
+      const res = await t.request('GET', `${BASE}/export?keyword=表格物料`, { token: manager.token });
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('物料')!;
+      expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+      expect(sheet.getRow(1).getCell(1).font).toMatchObject({ bold: true });
+      const headers = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+      expect(sheet.autoFilter).toBe(`A1:${sheet.getColumn(headers.length).letter}2`);
+      const cell = (header: string) => sheet.getRow(2).getCell(headers.indexOf(header) + 1);
+
+      const created = cell('创建时间');
+      expect(created.type).toBe(ExcelJS.ValueType.Date);
+      expect(created.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+      const beijing = new Date(Math.floor(Date.parse(String(material.created_at)) / 1000) * 1000 + 8 * 3600_000);
+      expect(created.value).toEqual(beijing);
+      expect(cell('更新时间').type).toBe(ExcelJS.ValueType.Date);
+      for (const header of ['物料ID', '参考价']) expect(cell(header).type, header).toBe(ExcelJS.ValueType.Number);
+      expect(cell('物料ID').value).toBe(material.id);
+      for (const [header, text] of [['备注', '-2+3'], ['规格型号', '=1+1']]) {
+        expect(cell(header!).type, header).toBe(ExcelJS.ValueType.String);
+        expect(cell(header!).formula).toBeUndefined();
+        expect(cell(header!).text).toBe(text);
+      }
+      expect(sheet.getColumn(headers.indexOf('创建时间') + 1).width).toBeGreaterThanOrEqual(19);
     });
 
     it('leaves out the columns and values a caller may not read', async () => {
       const { headers, data } = await readSheet(plainWriter.token, '?keyword=导出物料');
       for (const hidden of ['采购链接', '参考价', '产品图片备注', '说明书链接备注']) expect(headers).not.toContain(hidden);
       const cells = data.flat().map(String);
-      for (const value of ["'+SUM(A1)", '10.5', '旧图片', '旧说明书']) expect(cells).not.toContain(value);
+      for (const value of ['+SUM(A1)', '10.5', '旧图片', '旧说明书']) expect(cells).not.toContain(value);
       expect(headers).toContain('名称');
     });
 

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { pageOf, pagingOf, toQuantityOrZero, writeWorkbook, type Queryable, type SheetSpec } from '@wms/platform';
+import { pageOf, pagingOf, sheetOf, toQuantityOrZero, writeWorkbook, type Queryable, type SheetColumn } from '@wms/platform';
 import { products, taskLogs, tasks, users } from '../../../db/schema/index.js';
 import type { TrackingContext } from '../../identity/data-scope.js';
 import { PHASE_LABELS } from '../../identity/data-scope.js';
@@ -73,27 +73,26 @@ export async function peopleHistory(ctx: TrackingContext, query: PeopleHistoryQu
 
 export const PEOPLE_HISTORY_FILE_NAME = '人员工作记录.xlsx';
 
-const beijingTime = (iso: string) => new Date(Date.parse(iso) + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
-
-const RECORD_SHEET: SheetSpec<ActivityView>['columns'] = [
-  { header: '时间（北京）', width: 20, value: (row) => beijingTime(row.created_at) },
-  { header: '人员', width: 14, value: (row) => row.user_name },
-  { header: '动作', width: 8, value: (row) => row.action_label },
-  { header: '任务', width: 24, value: (row) => row.task_title },
-  { header: '产品序列号', width: 20, value: (row) => row.serial_number },
-  { header: '型号', width: 18, value: (row) => row.model },
-  { header: '阶段', width: 8, value: (row) => PHASE_LABELS[row.lifecycle_phase] },
-  { header: '工时', width: 8, value: (row) => row.hours },
-  { header: '内容', width: 40, value: (row) => row.content },
+// Times are date cells showing Beijing time (writeWorkbook); widths follow the content.
+const RECORD_SHEET: SheetColumn<ActivityView>[] = [
+  { header: '时间（北京）', type: 'datetime', value: (row) => row.created_at },
+  { header: '人员', type: 'text', value: (row) => row.user_name },
+  { header: '动作', type: 'text', value: (row) => row.action_label },
+  { header: '任务', type: 'text', value: (row) => row.task_title },
+  { header: '产品序列号', type: 'text', value: (row) => row.serial_number },
+  { header: '型号', type: 'text', value: (row) => row.model },
+  { header: '阶段', type: 'text', value: (row) => PHASE_LABELS[row.lifecycle_phase] },
+  { header: '工时', type: 'number', value: (row) => row.hours },
+  { header: '内容', type: 'text', width: 40, value: (row) => row.content },
 ];
 
-const PEOPLE_SHEET: SheetSpec<PersonSummaryView>['columns'] = [
-  { header: '人员', width: 14, value: (row) => row.name },
-  { header: '日志条数', width: 10, value: (row) => row.logs },
-  { header: '涉及任务数', width: 12, value: (row) => row.tasks },
-  { header: '完成任务数', width: 12, value: (row) => row.tasks_finished },
-  { header: '工时合计', width: 10, value: (row) => row.hours },
-  { header: '最近活动（北京）', width: 20, value: (row) => beijingTime(row.last_activity_at) },
+const PEOPLE_SHEET: SheetColumn<PersonSummaryView>[] = [
+  { header: '人员', type: 'text', value: (row) => row.name },
+  { header: '日志条数', type: 'number', value: (row) => row.logs },
+  { header: '涉及任务数', type: 'number', value: (row) => row.tasks },
+  { header: '完成任务数', type: 'number', value: (row) => row.tasks_finished },
+  { header: '工时合计', type: 'number', value: (row) => row.hours },
+  { header: '最近活动（北京）', type: 'datetime', value: (row) => row.last_activity_at },
 ];
 
 /**
@@ -106,9 +105,8 @@ export async function exportPeopleHistory(ctx: TrackingContext, filter: PeopleHi
     records: (await selectActivity(q).where(where).orderBy(desc(taskLogs.createdAt), desc(taskLogs.id))).map(toActivityView),
     people: await peopleSummary(q, where),
   }));
-  const sheets = [
-    { name: '工作记录', columns: RECORD_SHEET, rows: records } satisfies SheetSpec<ActivityView>,
-    { name: '人员汇总', columns: PEOPLE_SHEET, rows: people } satisfies SheetSpec<PersonSummaryView>,
-  ];
-  return writeWorkbook(sheets as unknown as SheetSpec<never>[]); // writeWorkbook takes sheets of any row type
+  return writeWorkbook([
+    sheetOf({ name: '工作记录', columns: RECORD_SHEET, rows: records }),
+    sheetOf({ name: '人员汇总', columns: PEOPLE_SHEET, rows: people }),
+  ]);
 }
