@@ -70,6 +70,7 @@ describe('inventory → tracking over HTTP', () => {
     inv = await buildTestInventory({ config: { trackingUrl, trackingWebhookKey: KEY }, dispatcher: FAST });
     mgr = await inv.user('WAREHOUSE_MGR', 'ALPHA');
     inbound = await inv.user('INBOUND', 'ALPHA');
+    await inv.user('WAREHOUSE_MGR', 'BETA'); // a company exists through its users (decisions, Platform 17)
   });
   afterAll(async () => {
     await inv?.close();
@@ -212,6 +213,7 @@ describe('restarts', () => {
     const invToken = await loginToken(inventory!.app);
     const serials: string[] = [];
     for (let i = 0; i < 5; i++) serials.push(await awaitingProduct(tracking!.app, trkToken, '智能控制器'));
+    await ok(inventory!.app, 'POST', '/api/v1/users', invToken, { username: 'alpha_keeper', password: 'password-1', name: '库管', role: 'INBOUND', company_name: 'ALPHA' }, 201);
     const material = await ok(inventory!.app, 'POST', '/api/v1/inbound/base', invToken, { name: '智能控制器', category: 'ALPHA/成品/控制器', company_name: 'ALPHA' }, 201);
     const stockInSerial = (serial: string) =>
       ok(inventory!.app, 'POST', '/api/v1/inbound/stock', invToken, { source_table: 'stock_product', base_id: material.id, in_quantity: 1, serial_number: serial }, 201);

@@ -159,6 +159,7 @@ describe('retries', () => {
     expect(outcomeOf({ status: 204, body: '' })).toEqual({ kind: 'delivered' });
     expect(outcomeOf({ status: 401, body: 'no' })).toMatchObject({ kind: 'failed' });
     expect(outcomeOf({ status: 503, body: '' })).toMatchObject({ kind: 'retry' });
+    expect(outcomeOf({ status: 429, body: '' })).toMatchObject({ kind: 'retry' }); // the receiver's credential throttle
     expect(outcomeOf({ status: 302, body: '' })).toMatchObject({ kind: 'retry' });
     expect(outcomeOf({ networkError: 'ECONNREFUSED' })).toMatchObject({ kind: 'retry', error: expect.stringContaining('ECONNREFUSED') });
   });
