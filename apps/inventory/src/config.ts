@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import {
   ConfigError,
   persistentSecret,
+  readCredentialLimits,
   readAdminPassword,
   readDatabaseUrl,
   readFlag,
@@ -11,6 +12,7 @@ import {
   readPort,
   readRedisUrl,
   readString,
+  type CredentialLimits,
 } from '@wms/platform';
 
 export interface InventoryConfig {
@@ -26,6 +28,10 @@ export interface InventoryConfig {
   trackingUrl?: string;
   trackingWebhookKey?: string;
   smtpUrl?: string;
+  /** Failed-credential limits; a config built by hand (tests) may set some, the rest take the defaults. */
+  credentialLimits?: Partial<CredentialLimits>;
+  /** Rows per audit export and daily report (spec 8: 100,000); tests lower it to see the cut. */
+  auditExportCap?: number;
   seedDemo: boolean;
   nodeEnv: string;
 }
@@ -52,6 +58,7 @@ export function loadInventoryConfig(env: Env = process.env): InventoryConfig {
     trackingUrl: readHttpUrl(env, 'TRACKING_URL'),
     trackingWebhookKey: readOptional(env, 'TRACKING_WEBHOOK_KEY'),
     smtpUrl,
+    credentialLimits: readCredentialLimits(env),
     seedDemo: readFlag(env, 'SEED_DEMO', false),
     nodeEnv,
   };

@@ -54,6 +54,10 @@ describe('configuration', () => {
     ['TRACKING_URL', 'not a url'],
     ['SEED_DEMO', 'maybe'],
     ['JWT_SECRET', 'short'],
+    ['LOGIN_MAX_FAILURES_PER_USER', '0'],
+    ['LOGIN_MAX_FAILURES_PER_IP', 'twenty'],
+    ['API_KEY_MAX_FAILURES_PER_IP', '1e3'],
+    ['AUTH_FAILURE_WINDOW_SECONDS', '86401'],
   ];
   it.each(bad)('stops on a bad %s with a message naming it', (setting, value) => {
     expect(() => loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', [setting]: value })).toThrowError(ConfigError);
@@ -69,5 +73,17 @@ describe('configuration', () => {
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, databaseUrl: '/tmp/wms-config-test/inventory', adminUsername: 'admin' });
     expect(config.redisUrl).toBeUndefined();
     expect(config.internalApiKey).toBeUndefined();
+    expect(config.credentialLimits).toEqual({ loginFailuresPerUser: 5, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 });
+  });
+
+  it('reads the credential throttle limits', () => {
+    const config = loadInventoryConfig({
+      DATA_DIR: '/tmp/wms-config-test',
+      LOGIN_MAX_FAILURES_PER_USER: '8',
+      LOGIN_MAX_FAILURES_PER_IP: '50',
+      API_KEY_MAX_FAILURES_PER_IP: '30',
+      AUTH_FAILURE_WINDOW_SECONDS: '600',
+    });
+    expect(config.credentialLimits).toEqual({ loginFailuresPerUser: 8, loginFailuresPerAddress: 50, apiKeyFailuresPerAddress: 30, windowSeconds: 600 });
   });
 });

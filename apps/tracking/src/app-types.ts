@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { contextOf, type Database, type LockStore, type TokenService } from '@wms/platform';
+import { contextOf, type CredentialThrottle, type Database, type LockStore, type TokenService } from '@wms/platform';
 import type { TrackingConfig } from './config.js';
 import { withDataScope, type DataScopeResolver, type TrackingContext } from './modules/identity/data-scope.js';
 
@@ -13,6 +13,7 @@ export interface TrackingDeps {
   database: Database;
   tokens: TokenService;
   locks: LockStore;
+  throttle: CredentialThrottle;
   dataScope: DataScopeResolver;
 }
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createTokenService, MemoryLockStore, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
+import { createCredentialThrottle, createTokenService, MemoryLockStore, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
 import type { TrackingConfig } from './config.js';
 import type { TrackingDeps, TrackingFastify } from './app-types.js';
 import { bootstrapTracking, type BootstrapResult } from './bootstrap.js';
@@ -41,17 +41,20 @@ export async function buildTrackingApp(config: TrackingConfig, options: BuildOpt
     nodeEnv: config.nodeEnv,
     database: { url: config.databaseUrl, migrationsFolder: TRACKING_MIGRATIONS },
     locks: () => options.locks ?? new MemoryLockStore(),
+    // one department's accounts: instances of the same department share counters, other departments do not
+    throttle: () =>
+      createCredentialThrottle({ redisUrl: config.redisUrl, limits: config.credentialLimits, namespace: `tracking:${config.orgDepartment}` }),
     bootstrap: (database) =>
       bootstrapTracking(database, { username: config.adminUsername, password: config.adminPassword, department: config.orgDepartment }),
     tokens: createTokenService(config.jwtSecret, TRACKING_AUDIENCE),
     loadActor: (database) => createActorLoader(database, config.orgDepartment),
-    modules: ({ app, database, tokens, locks }) => {
+    modules: ({ app, database, tokens, locks, throttle }) => {
       const dataScope = createDataScopeResolver({
         ungrouped: config.dataScopeUngrouped,
         loadGroupPhases,
         warn: (message) => app.log.warn(message),
       });
-      const deps: TrackingDeps = { config, database, tokens, locks, dataScope };
+      const deps: TrackingDeps = { config, database, tokens, locks, throttle, dataScope };
       registerIdentityRoutes(app, deps);
       registerProductRoutes(app, deps);
       registerQrCodeRoutes(app);

@@ -4,12 +4,15 @@ import {
   ConfigError,
   persistentSecret,
   readAdminPassword,
+  readCredentialLimits,
   readDatabaseUrl,
   readJwtSecretSetting,
   readOneOf,
   readOptional,
   readPort,
+  readRedisUrl,
   readString,
+  type CredentialLimits,
 } from '@wms/platform';
 
 export const UNGROUPED_SCOPES = ['ALL', 'NONE'] as const;
@@ -20,6 +23,8 @@ export interface TrackingConfig {
   port: number;
   dataDir: string;
   databaseUrl: string;
+  /** Where the credential-failure counters live (in process when unset); the idempotency locks stay in process. */
+  redisUrl?: string;
   jwtSecret: string;
   adminUsername: string;
   adminPassword?: string;
@@ -32,6 +37,8 @@ export interface TrackingConfig {
   /** Empty or exactly one alphanumeric character, upper-cased. */
   serialPrefix: string;
   dataScopeUngrouped: UngroupedScope;
+  /** Failed-credential limits; a config built by hand (tests) may set some, the rest take the defaults. */
+  credentialLimits?: Partial<CredentialLimits>;
   nodeEnv: string;
 }
 
@@ -99,6 +106,7 @@ export function loadTrackingConfig(env: Env = process.env): TrackingConfig {
     port: readPort(env, 'TRACKING_PORT', 8081),
     dataDir,
     databaseUrl: readDatabaseUrl(env, 'TRACKING_DATABASE_URL', join(dataDir, 'tracking')),
+    redisUrl: readRedisUrl(env, 'REDIS_URL'),
     adminUsername: readNonBlank(env, 'ADMIN_USERNAME', 'admin'),
     adminPassword,
     webhookApiKey: readOptional(env, 'WEBHOOK_API_KEY'),
@@ -106,6 +114,7 @@ export function loadTrackingConfig(env: Env = process.env): TrackingConfig {
     materialCategoryPrefix: readCategoryPrefix(env, orgDepartment),
     serialPrefix: readSerialPrefix(env),
     dataScopeUngrouped: readOneOf(env, 'DATA_SCOPE_UNGROUPED', UNGROUPED_SCOPES, 'ALL'),
+    credentialLimits: readCredentialLimits(env),
     nodeEnv,
   };
   return { ...settings, jwtSecret: readJwtSecret(env, nodeEnv, dataDir) };

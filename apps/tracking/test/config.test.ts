@@ -33,9 +33,11 @@ describe('tracking configuration', () => {
       materialCategoryPrefix: 'ALPHA',
       serialPrefix: '',
       dataScopeUngrouped: 'ALL',
+      credentialLimits: { loginFailuresPerUser: 5, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 },
     });
     expect(config.adminPassword).toBeUndefined();
     expect(config.webhookApiKey).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
   });
 
   it('defaults the material category prefix to the department', () => {
@@ -55,6 +57,11 @@ describe('tracking configuration', () => {
       MATERIAL_CATEGORY_PREFIX: 'BETA/成品',
       SERIAL_PREFIX: 'x',
       DATA_SCOPE_UNGROUPED: 'none',
+      REDIS_URL: 'redis://cache:6379',
+      LOGIN_MAX_FAILURES_PER_USER: '8',
+      LOGIN_MAX_FAILURES_PER_IP: ' 50 ',
+      API_KEY_MAX_FAILURES_PER_IP: '30',
+      AUTH_FAILURE_WINDOW_SECONDS: '600',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -67,6 +74,8 @@ describe('tracking configuration', () => {
       materialCategoryPrefix: 'BETA/成品',
       serialPrefix: 'X',
       dataScopeUngrouped: 'NONE',
+      redisUrl: 'redis://cache:6379',
+      credentialLimits: { loginFailuresPerUser: 8, loginFailuresPerAddress: 50, apiKeyFailuresPerAddress: 30, windowSeconds: 600 },
     });
     expect(loadTrackingConfig({ ...base, TRACKING_DATABASE_URL: 'memory://' }).databaseUrl).toBe('memory://');
   });
@@ -83,6 +92,12 @@ describe('tracking configuration', () => {
     ['MATERIAL_CATEGORY_PREFIX', '/ALPHA'],
     ['ADMIN_PASSWORD', '123'],
     ['JWT_SECRET', 'short'],
+    ['REDIS_URL', 'cache:6379'],
+    ['LOGIN_MAX_FAILURES_PER_USER', '0'],
+    ['LOGIN_MAX_FAILURES_PER_IP', 'many'],
+    ['API_KEY_MAX_FAILURES_PER_IP', '2.5'],
+    ['AUTH_FAILURE_WINDOW_SECONDS', '-1'],
+    ['AUTH_FAILURE_WINDOW_SECONDS', '86401'],
   ])('refuses %s=%s with an error naming the setting', (setting, value) => {
     const error = configErrorOf({ [setting]: value });
     expect(error.setting).toBe(setting);

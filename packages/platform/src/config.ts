@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_CREDENTIAL_LIMITS, type CredentialLimits } from './http/credential-throttle.js';
 
 /**
  * Settings come from the environment and are validated at start: a bad value stops the start with
@@ -75,6 +76,25 @@ export function readFlag(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(name, `必须是 1 或 0，收到 "${raw}"`);
+}
+
+export function readPositiveInteger(env: Env, name: string, fallback: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > max) throw new ConfigError(name, `必须是 1–${max} 的整数，收到 "${raw}"`);
+  return value;
+}
+
+/** The credential throttle's limits (README settings table), the same settings in both services. */
+export function readCredentialLimits(env: Env): CredentialLimits {
+  const defaults = DEFAULT_CREDENTIAL_LIMITS;
+  return {
+    loginFailuresPerUser: readPositiveInteger(env, 'LOGIN_MAX_FAILURES_PER_USER', defaults.loginFailuresPerUser, 100_000),
+    loginFailuresPerAddress: readPositiveInteger(env, 'LOGIN_MAX_FAILURES_PER_IP', defaults.loginFailuresPerAddress, 100_000),
+    apiKeyFailuresPerAddress: readPositiveInteger(env, 'API_KEY_MAX_FAILURES_PER_IP', defaults.apiKeyFailuresPerAddress, 100_000),
+    windowSeconds: readPositiveInteger(env, 'AUTH_FAILURE_WINDOW_SECONDS', defaults.windowSeconds, 86_400),
+  };
 }
 
 /** ADMIN_PASSWORD: unset means a generated password for the first administrator. */

@@ -11,6 +11,10 @@ export const errorStatus = {
   NOT_FOUND: 404,
   OTHER_COMPANY: 403,
   LOCK_HELD: 409,
+  /** An Idempotency-Key already used for a different request by the same caller. */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  /** The first call under this Idempotency-Key is still running (the repeat waited and gave up). */
+  IDEMPOTENCY_IN_PROGRESS: 409,
   STOCK_SHORTAGE: 400,
   NOT_IN_STOCK: 400,
   STATUS_NOT_ALLOWED: 400,
@@ -23,6 +27,8 @@ export const errorStatus = {
   SPLIT_REQUIRED: 400,
   NO_APPLICANT: 400,
   SCOPE_INVALID: 400,
+  /** A stocktake scan of an item outside the session's frozen location scope. */
+  OUTSIDE_SCOPE: 400,
   COMPANY_REQUIRED: 400,
   /** A cross-domain caller named a company no user belongs to. */
   UNKNOWN_COMPANY: 400,

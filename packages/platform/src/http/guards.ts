@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { canAny } from '../auth/actor.js';
 import { InvalidTokenError, type TokenClaims, type TokenService } from '../auth/jwt.js';
 import { AppError, forbidden, unauthenticated } from '../errors.js';
 import type { LockStore } from '../idempotency/lock-store.js';
+import type { CredentialThrottle } from './credential-throttle.js';
 
 export const IDEMPOTENCY_TTL_MS = 5000;
 
@@ -30,21 +31,23 @@ export interface GuardOptions {
   /** Loads the caller from the token's claims; null when the user is gone or inactive. */
   loadActor: (claims: TokenClaims) => Promise<Actor | null>;
   locks: LockStore;
+  /** Counts wrong X-API-Keys per client address. */
+  throttle: CredentialThrottle;
 }
 
 /**
  * Every request passes the same gates, in this order (spec 5.3: permission check before the lock,
  * since the reverse would fail open):
- *   onRequest     token or API key  → 401 / 503
+ *   onRequest     token or API key  → 401 / 429 / 503
  *   preValidation permission        → 403
  *   preHandler    idempotency lock  → 409
  */
 export function installRequestGuards(app: FastifyInstance, options: GuardOptions): void {
   app.decorateRequest('actor', undefined as unknown as Actor);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
-    if (config.apiKey) return checkApiKey(request, config.apiKey());
+    if (config.apiKey) return checkApiKey(request, reply, config.apiKey(), options.throttle);
     if (config.public || !request.routeOptions.url) return;
     request.actor = await authenticate(request, options);
   });
@@ -89,10 +92,14 @@ async function authenticate(request: FastifyRequest, options: GuardOptions): Pro
   return actor;
 }
 
-function checkApiKey(request: FastifyRequest, configured: string | undefined): void {
+/** An address past the limit of wrong keys gets 429 before its key is compared; a correct key counts nothing. */
+async function checkApiKey(request: FastifyRequest, reply: FastifyReply, configured: string | undefined, throttle: CredentialThrottle): Promise<void> {
   if (!configured) throw new AppError('KEY_NOT_CONFIGURED', '接口密钥未配置，服务暂不可用');
+  await throttle.checkApiKeyAddress(request, reply);
   const sent = request.headers['x-api-key'];
-  if (typeof sent !== 'string' || !safeEqual(sent, configured)) throw unauthenticated('X-API-Key 缺失或错误');
+  if (typeof sent === 'string' && safeEqual(sent, configured)) return;
+  await throttle.apiKeyFailed(request);
+  throw unauthenticated('X-API-Key 缺失或错误');
 }
 
 function safeEqual(a: string, b: string): boolean {

@@ -4,7 +4,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TokenService } from '../auth/jwt.js';
 import { openDatabase, type Database, type OpenDatabaseOptions } from '../db/database.js';
 import type { LockStore } from '../idempotency/lock-store.js';
+import type { CredentialThrottle } from './credential-throttle.js';
 import { installRequestGuards, type GuardOptions } from './guards.js';
+import { IDEMPOTENCY_KEY_NOTE, installIdempotencyReplay } from './idempotency-replay.js';
 import { createServiceApp, type ServiceAppOptions } from './service-app.js';
 
 export type ServiceFastify = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -15,6 +17,7 @@ export interface ServiceParts {
   database: Database;
   tokens: TokenService;
   locks: LockStore;
+  throttle: CredentialThrottle;
 }
 
 export interface StartServiceOptions<TDeps, TBootstrap> extends Omit<ServiceAppOptions, 'health' | 'exposeStackTraces'> {
@@ -23,6 +26,8 @@ export interface StartServiceOptions<TDeps, TBootstrap> extends Omit<ServiceAppO
   database: OpenDatabaseOptions;
   /** Called once the database is open, so a failed open leaves no lock store (or Redis connection) behind. */
   locks: () => LockStore;
+  /** The credential throttle (counters in Redis or in process), created next to the lock store. */
+  throttle: () => CredentialThrottle;
   /** Runs before any route exists (first administrator, fixed rows). */
   bootstrap: (database: Database) => Promise<TBootstrap>;
   tokens: TokenService;
@@ -35,7 +40,7 @@ export interface StartedService<TDeps, TBootstrap> {
   app: ServiceFastify;
   deps: TDeps;
   bootstrap: TBootstrap;
-  /** Closes once: the HTTP app first (in-flight requests finish), then the lock store, then the database. */
+  /** Closes once: the HTTP app first (in-flight requests finish), then the lock store and the throttle, then the database. */
   close(): Promise<void>;
 }
 
@@ -48,19 +53,22 @@ export async function startService<TDeps, TBootstrap>(
 ): Promise<StartedService<TDeps, TBootstrap>> {
   const database = await openDatabase(options.database);
   const locks = options.locks();
+  const throttle = options.throttle();
   try {
     const bootstrap = await options.bootstrap(database);
     const { tokens } = options;
     const app = (await createServiceApp({
       title: options.title,
-      description: options.description,
+      description: `${options.description} ${IDEMPOTENCY_KEY_NOTE}`,
       validationStatus: options.validationStatus,
       logger: options.logger,
       exposeStackTraces: options.nodeEnv === 'development' && process.env.EXPOSE_STACK === '1',
       health: () => database.ping(),
     })) as unknown as ServiceFastify;
-    installRequestGuards(app, { tokens, loadActor: options.loadActor(database), locks });
-    const deps = options.modules({ app, database, tokens, locks });
+    // before the guards, so its preHandler runs ahead of the 5-second lock (decisions, Idempotency-Key)
+    installIdempotencyReplay(app, { database });
+    installRequestGuards(app, { tokens, loadActor: options.loadActor(database), locks, throttle });
+    const deps = options.modules({ app, database, tokens, locks, throttle });
     await app.ready();
     let closed = false;
     return {
@@ -72,11 +80,13 @@ export async function startService<TDeps, TBootstrap>(
         closed = true;
         await app.close();
         await locks.close();
+        await throttle.close();
         await database.close();
       },
     };
   } catch (err) {
     await locks.close();
+    await throttle.close();
     await database.close();
     throw err;
   }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, errorResponses, IdParams, PageOf } from '@wms/platform';
+import { API_PREFIX, errorResponses, IdParams, PageOf, tooManyAttemptsResponse } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { currentUser, login } from './auth-service.js';
 import { readRolePermissions, replaceRolePermissions } from './role-permission-service.js';
@@ -25,8 +25,15 @@ export function registerIdentityRoutes(app: InventoryFastify, deps: InventoryDep
 
   app.post(`${API_PREFIX}/auth/login`, {
     config: { public: true },
-    schema: { tags, summary: '登录', security: [], body: LoginBody, response: { 200: LoginResult, ...errorResponses } },
-  }, (request) => login(deps.database, deps.tokens, request.body));
+    schema: {
+      tags,
+      summary: '登录（失败次数过多时 429，见 Retry-After）',
+      security: [],
+      body: LoginBody,
+      response: { 200: LoginResult, ...errorResponses, ...tooManyAttemptsResponse },
+    },
+  }, (request, reply) =>
+    deps.throttle.login(request, reply, request.body.username, () => login(deps.database, deps.tokens, request.body)));
 
   app.get(`${API_PREFIX}/auth/me`, {
     schema: { tags, summary: '当前用户及有效权限', response: { 200: MeView, ...errorResponses } },

@@ -1,4 +1,4 @@
-import { API_PREFIX, errorResponses, ErrorBody, IdParams, PageOf } from '@wms/platform';
+import { API_PREFIX, errorResponses, ErrorBody, IdParams, PageOf, tooManyAttemptsResponse } from '@wms/platform';
 import { ctxOf, type TrackingDeps, type TrackingFastify } from '../../app-types.js';
 import { currentUser, login } from './auth-service.js';
 import { SUPER_ADMIN_ONLY } from './roles.js';
@@ -15,12 +15,12 @@ export function registerIdentityRoutes(app: TrackingFastify, deps: TrackingDeps)
     config: { public: true },
     schema: {
       tags,
-      summary: '登录（仅本部门 ORG_DEPARTMENT 的在职账号）',
+      summary: '登录（仅本部门 ORG_DEPARTMENT 的在职账号；失败次数过多时 429，见 Retry-After）',
       security: [],
       body: LoginBody,
-      response: { 200: LoginResult, ...responses },
+      response: { 200: LoginResult, ...responses, ...tooManyAttemptsResponse },
     },
-  }, (request) => login(deps, request.body));
+  }, (request, reply) => deps.throttle.login(request, reply, request.body.username, () => login(deps, request.body)));
 
   app.get(`${API_PREFIX}/auth/me`, {
     schema: { tags, summary: '当前用户及数据范围', response: { 200: MeView, ...responses } },

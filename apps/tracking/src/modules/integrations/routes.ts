@@ -1,4 +1,4 @@
-import { API_PREFIX, ErrorBody, errorResponses } from '@wms/platform';
+import { API_PREFIX, ErrorBody, errorResponses, tooManyAttemptsResponse } from '@wms/platform';
 import type { TrackingDeps, TrackingFastify } from '../../app-types.js';
 import { SerialParams } from '../products/schemas.js';
 import { receiveOutbound } from './outbound-receiver.js';
@@ -7,10 +7,10 @@ import { receiverContextOf } from './receiver-context.js';
 import { OutboundNotice, ProductCard, ReceiverAnswer, StockInNotice } from './schemas.js';
 import { receiveStockIn } from './stock-in-receiver.js';
 
-const responses = { ...errorResponses, 422: ErrorBody, 503: ErrorBody };
+const responses = { ...errorResponses, ...tooManyAttemptsResponse, 422: ErrorBody, 503: ErrorBody };
 
 const RECEIVER_RULES =
-  'X-API-Key 须等于 WEBHOOK_API_KEY（缺失或错误 401，未配置 503 KEY_NOT_CONFIGURED）。company_name 去空格转大写后等于 ORG_DEPARTMENT 才处理，' +
+  'X-API-Key 须等于 WEBHOOK_API_KEY（缺失或错误 401，同一地址错误次数过多 429 TOO_MANY_ATTEMPTS，未配置 503 KEY_NOT_CONFIGURED）。company_name 去空格转大写后等于 ORG_DEPARTMENT 才处理，' +
   '否则 200 { ok: true, matched: false, reason: "ignored_company" } 且不写任何数据。已处理的 event_id 再次投递答 duplicate: true 且不做修改。' +
   'operator 写入审计（部门用户的显示名，否则账号；无 operator 为 库存系统）。';
 
