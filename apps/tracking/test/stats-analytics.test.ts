@@ -60,7 +60,7 @@ describe('statistics routes: login, OpenAPI and bad input', () => {
       '/analytics/device-record?sn=A%20B',
       `/analytics/device-record?sn=${'A'.repeat(65)}`,
       '/screen/ranking?metric=speed',
-      '/screen/ranking?limit=51',
+      '/screen/ranking?limit=-1',
       '/screen/ranking?start_date=2024-01-01&end_date=2025-12-31',
       '/screen/alerts?limit=0',
       '/screen/alerts?limit=abc',

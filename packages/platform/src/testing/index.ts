@@ -1,2 +1,5 @@
 export * from './database.js';
 export * from './service.js';
+export * from './openapi-lint.js';
+export * from './openapi-responses.js';
+export * from './openapi-types.js';
