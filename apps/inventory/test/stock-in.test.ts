@@ -13,6 +13,8 @@ describe('stock-in (POST /inbound/stock)', () => {
   let betaInbound: TestUser;
   let material: MaterialJson;
   let betaMaterial: MaterialJson;
+  /** An approved purchase request of `material`, completed by the first stock-in below. */
+  let purchaseId: number;
 
   beforeAll(async () => {
     t = await buildTestInventory();
@@ -24,6 +26,9 @@ describe('stock-in (POST /inbound/stock)', () => {
     ]);
     material = await createMaterial(t, manager.token, { name: '贴片电阻', spec_model: '10K 0603', unit: '个', referencePrice: 0.05 });
     betaMaterial = await createMaterial(t, betaInbound.token, { category: 'BETA/电子' });
+    const purchase = await t.request('POST', '/api/v1/purchase', { token: manager.token, body: { items: [{ base_id: material.id, quantity: 12.5 }] } });
+    purchaseId = purchase.json().requests[0].id;
+    await t.request('PATCH', `/api/v1/purchase/${purchaseId}/approve`, { token: manager.token, body: { action: 'approve' } });
   });
   afterAll(() => t.close());
 
@@ -36,7 +41,7 @@ describe('stock-in (POST /inbound/stock)', () => {
       batch_number: ' LOT-1 ',
       in_date: '2025-03-01',
       production_date: '2025-02-15',
-      request_id: 77,
+      request_id: purchaseId,
       unit_cost: 1.25,
       remark: '首批',
     });
@@ -57,7 +62,7 @@ describe('stock-in (POST /inbound/stock)', () => {
       serial_number: null,
       in_date: '2025-03-01',
       production_date: '2025-02-15',
-      request_id: 77,
+      request_id: purchaseId,
       unit_cost: 1.25,
       referencePrice: 0.05,
       remark: '首批',

@@ -36,19 +36,25 @@ export const notificationOutbox = pgTable(
 
 export type NotificationOutboxRow = typeof notificationOutbox.$inferSelect;
 
+export const MAIL_KINDS = ['low_stock', 'purchase_submitted', 'purchase_decided'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
 /**
  * Every mail the service sends (contract §1 SMTP_URL). Without SMTP_URL the row is the delivery; with it
- * the row records what was handed to the SMTP server (sent_at) or why that failed (error).
- * A technical table: no audit trigger.
+ * the row records what was handed to the SMTP server (sent_at) or why that failed (error); attempts
+ * counts the hand-overs (a failed mail can be retried). Rows from before `kind` existed are low-stock
+ * mails, hence the default. A technical table: no audit trigger.
  */
 export const mailOutbox = pgTable('mail_outbox', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
+  kind: text('kind').notNull().default('low_stock').$type<MailKind>(),
   toAddresses: text('to_addresses').array().notNull(),
   subject: text('subject').notNull(),
   body: text('body').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   sentAt: timestamp('sent_at', { withTimezone: true }),
   error: text('error'),
+  attempts: integer('attempts').notNull().default(0),
 });
 
 export type MailOutboxRow = typeof mailOutbox.$inferSelect;

@@ -2,7 +2,7 @@ import { asc } from 'drizzle-orm';
 import { sheetOf, writeWorkbook, type CellType, type SheetColumn, type UseCaseContext } from '@wms/platform';
 import { materials } from '../../db/schema/index.js';
 import { hiddenMaterialFields } from './field-permissions.js';
-import { materialWhere } from './material-filter.js';
+import { materialListWhere, selectMaterialsWithSupply } from './material-supply.js';
 import { toMaterialView } from './material-mapper.js';
 import type { MaterialFilter, MaterialView } from './schemas.js';
 
@@ -21,6 +21,11 @@ const EXPORT_COLUMNS: { field: keyof MaterialView; header: string; type: CellTyp
   { field: 'red_threshold', header: '红色阈值', type: 'number' },
   { field: 'yellow_threshold', header: '黄色阈值', type: 'number' },
   { field: 'target_threshold', header: '目标库存', type: 'number' },
+  { field: 'stock_quantity', header: '实物库存', type: 'number' },
+  { field: 'available_quantity', header: '可用数量', type: 'number' },
+  { field: 'in_transit_quantity', header: '在途数量', type: 'number' },
+  { field: 'effective_supply', header: '有效库存', type: 'number' },
+  { field: 'alert_level', header: '预警级别', type: 'text' },
   { field: 'created_at', header: '创建时间', type: 'datetime' },
   { field: 'updated_at', header: '更新时间', type: 'datetime' },
 ];
@@ -35,12 +40,12 @@ export const MATERIAL_EXPORT_FILE_NAME = '物料清单.xlsx';
  */
 export async function exportMaterials(ctx: UseCaseContext, filter: MaterialFilter): Promise<Buffer> {
   const hidden = hiddenMaterialFields(ctx.actor);
-  const where = materialWhere(ctx.scope(filter.company), filter);
-  const rows = await ctx.read((q) => q.select().from(materials).where(where).orderBy(asc(materials.id)));
+  const where = materialListWhere(ctx.scope(filter.company), filter);
+  const rows = await ctx.read((q) => selectMaterialsWithSupply(q).where(where).orderBy(asc(materials.id)));
   const columns: SheetColumn<MaterialView>[] = EXPORT_COLUMNS.filter((column) => !hidden.has(column.field)).map((column) => ({
     header: column.header,
     type: column.type,
     value: (view) => view[column.field],
   }));
-  return writeWorkbook([sheetOf({ name: '物料', columns, rows: rows.map((row) => toMaterialView(row, hidden)) })]);
+  return writeWorkbook([sheetOf({ name: '物料', columns, rows: rows.map((row) => toMaterialView(row.material, hidden, row.supply)) })]);
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import {
   companyCondition,
   Decimal,
@@ -14,22 +14,21 @@ import { materials, type MaterialRow } from '../../db/schema/index.js';
 import { companyForRecord } from '../identity/company-rules.js';
 import { requireCategory } from './category-path.js';
 import { hiddenMaterialFields } from './field-permissions.js';
-import { materialWhere } from './material-filter.js';
 import { toMaterialView } from './material-mapper.js';
+import { countMaterials, materialListWhere, selectMaterialsWithSupply, supplyOfMaterial } from './material-supply.js';
 import { specSuggestionCache } from './spec-suggestion-cache.js';
 import { assertMaterialUnused } from './usage-checks.js';
 import type { MaterialInput, MaterialListQuery } from './schemas.js';
 
 export async function listMaterials(ctx: UseCaseContext, query: MaterialListQuery) {
   const paging = pagingOf(query);
-  const where = materialWhere(ctx.scope(query.company), query);
+  const where = materialListWhere(ctx.scope(query.company), query);
   const hidden = hiddenMaterialFields(ctx.actor);
   return ctx.read(async (q) => {
-    const rows = await q.select().from(materials).where(where).orderBy(asc(materials.id)).limit(paging.limit).offset(paging.offset);
-    const [total] = await q.select({ n: count() }).from(materials).where(where);
+    const rows = await selectMaterialsWithSupply(q).where(where).orderBy(asc(materials.id)).limit(paging.limit).offset(paging.offset);
     return pageOf(
-      rows.map((row) => toMaterialView(row, hidden)),
-      total?.n ?? 0,
+      rows.map((row) => toMaterialView(row.material, hidden, row.supply)),
+      await countMaterials(q, where, query),
       paging,
     );
   });
@@ -37,9 +36,9 @@ export async function listMaterials(ctx: UseCaseContext, query: MaterialListQuer
 
 /** Another company's material is as unknown as a missing one (404). */
 export async function getMaterial(ctx: UseCaseContext, id: number) {
-  const [row] = await ctx.read((q) => q.select().from(materials).where(inScope(ctx, id)));
+  const [row] = await ctx.read((q) => selectMaterialsWithSupply(q).where(inScope(ctx, id)));
   if (!row) throw notFound('物料');
-  return toMaterialView(row, hiddenMaterialFields(ctx.actor));
+  return toMaterialView(row.material, hiddenMaterialFields(ctx.actor), row.supply);
 }
 
 /** `input` holds only fields the caller may write (dropUnwritableFields ran before). */
@@ -53,7 +52,7 @@ export async function createMaterial(ctx: UseCaseContext, input: MaterialInput) 
     clearSuggestionsAfterCommit(ctx);
     return created!;
   });
-  return toMaterialView(row, hiddenMaterialFields(ctx.actor));
+  return toMaterialView(row, hiddenMaterialFields(ctx.actor), await ctx.read((q) => supplyOfMaterial(q, row.id)));
 }
 
 /** Partial: an absent field stays as it is. A write that changes nothing leaves no trace. */
@@ -71,7 +70,7 @@ export async function updateMaterial(ctx: UseCaseContext, id: number, input: Mat
     clearSuggestionsAfterCommit(ctx);
     return updated!;
   });
-  return toMaterialView(row, hiddenMaterialFields(ctx.actor));
+  return toMaterialView(row, hiddenMaterialFields(ctx.actor), await ctx.read((q) => supplyOfMaterial(q, row.id)));
 }
 
 export async function deleteMaterial(ctx: UseCaseContext, id: number) {
@@ -97,12 +96,12 @@ function clearSuggestionsAfterCommit(ctx: UseCaseContext) {
   ctx.afterCommit(() => specSuggestionCache.clear());
 }
 
-type ColumnValues = Partial<Pick<MaterialRow,
+export type ColumnValues = Partial<Pick<MaterialRow,
   'name' | 'specModel' | 'category' | 'unit' | 'companyName' | 'purchaseLink' | 'referencePrice' |
   'productImageRemark' | 'manualLinkRemark' | 'remark' | 'redThreshold' | 'yellowThreshold' | 'targetThreshold'>>;
 
 /** Body fields as column values; undefined means "leave it", null means "clear it". */
-function columnValues(input: MaterialInput): ColumnValues {
+export function columnValues(input: MaterialInput): ColumnValues {
   return {
     name: input.name?.trim(),
     specModel: emptyWhenNull(input.spec_model),
@@ -129,7 +128,7 @@ const money = (value: number | null | undefined) =>
 
 const numericColumns = new Set<keyof ColumnValues>(['referencePrice', 'redThreshold', 'yellowThreshold', 'targetThreshold']);
 
-function changesAnything(current: MaterialRow, values: ColumnValues): boolean {
+export function changesAnything(current: MaterialRow, values: ColumnValues): boolean {
   return (Object.keys(values) as (keyof ColumnValues)[]).some((column) => {
     const next = values[column];
     if (next === undefined) return false;

@@ -23,6 +23,11 @@ export const MaterialView = Type.Object({
   red_threshold: NullableNumber,
   yellow_threshold: NullableNumber,
   target_threshold: NullableNumber,
+  stock_quantity: Type.Optional(Type.Number({ description: '实物库存：除不良品外的全部库存（含借出）；列表、详情与导出中提供' })),
+  available_quantity: Type.Optional(Type.Number({ description: '在库行的可用数量' })),
+  in_transit_quantity: Type.Optional(Type.Number({ description: '在途：已审批、尚未入库的采购数量' })),
+  effective_supply: Type.Optional(Type.Number({ description: '有效库存 = 实物库存 + 在途（与待采购池、库存预警同一规则）' })),
+  alert_level: Type.Optional(Type.String({ description: 'red（<= 红色阈值）、yellow（<= 黄色阈值）或 none' })),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -61,8 +66,11 @@ export const MaterialFilterQuery = {
   keyword: Type.Optional(Type.String({ maxLength: 200, description: '名称、规格型号或分类（不区分大小写）' })),
   category: Type.Optional(Type.String({ maxLength: 255, description: '分类前缀: A/B 匹配 A/B 及 A/B/…，不匹配 A/BC' })),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号生效' })),
+  alert_level: Type.Optional(Type.Union([Type.Literal('red'), Type.Literal('yellow'), Type.Literal('none')], {
+    description: '预警级别：red（有效库存 <= 红色阈值）、yellow（<= 黄色阈值）、none',
+  })),
 };
-export type MaterialFilter = { keyword?: string; category?: string; company?: string };
+export type MaterialFilter = { keyword?: string; category?: string; company?: string; alert_level?: 'red' | 'yellow' | 'none' };
 
 export const MaterialListQuery = Type.Object({ ...PageQuery, ...MaterialFilterQuery });
 export type MaterialListQuery = Static<typeof MaterialListQuery>;

@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { Decimal, type Queryable } from '@wms/platform';
-import { materials, materialStockAlerts, stockRows, type AlertLevel } from '../../db/schema/index.js';
+import { materials, materialStockAlerts, PURCHASE_STATUS, purchaseRequests, type AlertLevel } from '../../db/schema/index.js';
+import { joinSupply, supplyColumns } from '../supply/supply-sql.js';
 
-/** A material with its thresholds, its effective supply and the level it was last alerted at. */
+/** A material with its thresholds, its effective supply, the level that supply stands at and the level it was last alerted at. */
 export interface MaterialSupply {
   baseId: number;
   name: string;
@@ -16,19 +17,27 @@ export interface MaterialSupply {
   inTransit: Decimal;
   /** physical + inTransit: what the thresholds are compared with (spec 4.5). */
   supply: Decimal;
+  /** The level the supply stands at now (modules/supply: the rule the pool and the material list use). */
+  level: AlertLevel | null;
   alertedLevel: AlertLevel | null;
 }
 
 /**
- * Seam (purchase issue): the in-transit quantity per material is the sum of approved, not yet
- * stocked-in purchase requests (contract §4). Until purchase requests exist it is 0 for every material.
+ * The in-transit quantity per material: the sum of approved, not yet stocked-in purchase requests
+ * (contract §4). Materials with nothing in transit are absent from the map.
  */
-export async function inTransitQuantities(_q: Queryable, _baseIds: readonly number[]): Promise<Map<number, Decimal>> {
-  return new Map();
+export async function inTransitQuantities(q: Queryable, baseIds: readonly number[]): Promise<Map<number, Decimal>> {
+  if (baseIds.length === 0) return new Map();
+  const rows = await q
+    .select({ baseId: purchaseRequests.baseId, quantity: sql<string>`sum(${purchaseRequests.quantity})::text` })
+    .from(purchaseRequests)
+    .where(and(inArray(purchaseRequests.baseId, [...baseIds]), eq(purchaseRequests.status, PURCHASE_STATUS.approved)))
+    .groupBy(purchaseRequests.baseId);
+  return new Map(rows.map((row) => [row.baseId, new Decimal(row.quantity)]));
 }
 
 /**
- * The effective supply of the given materials in one query (plus the in-transit lookup). With
+ * The effective supply and level of the given materials in one query (modules/supply). With
  * onlyAlerted, only materials that currently hold an alert level are read.
  */
 export async function effectiveSupplies(
@@ -37,8 +46,7 @@ export async function effectiveSupplies(
   options: { company?: string; onlyAlerted?: boolean } = {},
 ): Promise<MaterialSupply[]> {
   if (baseIds.length === 0) return [];
-  const physical = sql<string>`coalesce(sum(${stockRows.stockQuantity}) filter (where ${stockRows.status} <> '不良品'), 0)::text`;
-  const rows = await q
+  const query = q
     .select({
       baseId: materials.id,
       name: materials.name,
@@ -48,11 +56,15 @@ export async function effectiveSupplies(
       redThreshold: materials.redThreshold,
       yellowThreshold: materials.yellowThreshold,
       alertedLevel: materialStockAlerts.level,
-      physical,
+      physical: supplyColumns.physical,
+      inTransit: supplyColumns.inTransit,
+      supply: supplyColumns.supply,
+      level: supplyColumns.alertLevel,
     })
     .from(materials)
-    .leftJoin(stockRows, eq(stockRows.baseId, materials.id))
     .leftJoin(materialStockAlerts, eq(materialStockAlerts.baseId, materials.id))
+    .$dynamic();
+  const rows = await joinSupply(query)
     .where(
       and(
         inArray(materials.id, [...baseIds]),
@@ -60,12 +72,11 @@ export async function effectiveSupplies(
         options.onlyAlerted ? isNotNull(materialStockAlerts.level) : undefined,
       ),
     )
-    .groupBy(materials.id, materialStockAlerts.level)
     .orderBy(materials.id);
-  const inTransit = await inTransitQuantities(q, rows.map((row) => row.baseId));
-  return rows.map((row) => {
-    const transit = inTransit.get(row.baseId) ?? new Decimal(0);
-    const onHand = new Decimal(row.physical);
-    return { ...row, physical: onHand, inTransit: transit, supply: onHand.plus(transit) };
-  });
+  return rows.map((row) => ({
+    ...row,
+    physical: new Decimal(row.physical),
+    inTransit: new Decimal(row.inTransit),
+    supply: new Decimal(row.supply),
+  }));
 }

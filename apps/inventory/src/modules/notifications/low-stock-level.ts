@@ -1,17 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Decimal, Tx } from '@wms/platform';
+import type { Tx } from '@wms/platform';
 import { materialStockAlerts, type AlertLevel } from '../../db/schema/index.js';
 
-/**
- * The alert level a supply stands at (spec 4.5, contract §8): red at or below the red threshold, else
- * yellow at or below the yellow threshold (<= is deliberate, as in the pending pool and the material
- * list). A threshold that is not set never alerts.
- */
-export function levelOf(supply: Decimal, redThreshold: string | null, yellowThreshold: string | null): AlertLevel | null {
-  if (redThreshold !== null && supply.lessThanOrEqualTo(redThreshold)) return 'red';
-  if (yellowThreshold !== null && supply.lessThanOrEqualTo(yellowThreshold)) return 'yellow';
-  return null;
-}
+// The level a supply stands at is decided in SQL by modules/supply (alertLevelSql), the rule the
+// pending pool and the material list use too; here only its ordering and the stored state.
 
 const RANK = { none: 0, yellow: 1, red: 2 } as const;
 export const severity = (level: AlertLevel | null) => RANK[level ?? 'none'];

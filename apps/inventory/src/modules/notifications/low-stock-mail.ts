@@ -13,6 +13,7 @@ export function lowStockMail(material: MaterialSupply, level: AlertLevel, to: re
   const unit = /^\d*$/.test(material.unit) ? '' : material.unit;
   const supply = `${toQuantityOrZero(material.supply.toString())}${unit}`;
   return {
+    kind: 'low_stock',
     to,
     subject: `【库存${LEVEL_NAMES[level]}预警】${name} 有效库存 ${supply}`,
     body: [

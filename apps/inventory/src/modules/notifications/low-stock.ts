@@ -1,6 +1,6 @@
 import type { Tx, UseCaseContext } from '@wms/platform';
 import { effectiveSupplies } from './effective-supply.js';
-import { claimAlertLevel, levelOf, lowerAlertLevel, severity } from './low-stock-level.js';
+import { claimAlertLevel, lowerAlertLevel, severity } from './low-stock-level.js';
 import { lowStockMail } from './low-stock-mail.js';
 import { lowStockRecipients } from './low-stock-recipients.js';
 import { sendMail, type OutgoingMail } from './mailer.js';
@@ -35,7 +35,7 @@ export async function checkLowStock(ctx: UseCaseContext, company: string, baseId
 async function claimCrossings(tx: Tx, company: string, baseIds: readonly number[], now: Date): Promise<OutgoingMail[]> {
   const crossings = [];
   for (const material of await effectiveSupplies(tx, baseIds, { company })) {
-    const level = levelOf(material.supply, material.redThreshold, material.yellowThreshold);
+    const level = material.level;
     if (severity(level) < severity(material.alertedLevel)) await lowerAlertLevel(tx, material.baseId, level, now);
     if (level && severity(level) > severity(material.alertedLevel) && (await claimAlertLevel(tx, material.baseId, level, now))) {
       crossings.push({ material, level });
@@ -56,7 +56,7 @@ async function claimCrossings(tx: Tx, company: string, baseIds: readonly number[
  */
 export async function relaxLowStockLevels(tx: Tx, baseIds: readonly number[], now: Date): Promise<void> {
   for (const material of await effectiveSupplies(tx, baseIds, { onlyAlerted: true })) {
-    const level = levelOf(material.supply, material.redThreshold, material.yellowThreshold);
+    const level = material.level;
     if (severity(level) < severity(material.alertedLevel)) await lowerAlertLevel(tx, material.baseId, level, now);
   }
 }

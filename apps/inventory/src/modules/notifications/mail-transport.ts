@@ -3,7 +3,7 @@ import type { OutgoingMail } from './mailer.js';
 
 /** Hands a mail to an SMTP server; resolves once the server accepted it. */
 export interface MailTransport {
-  send(mail: OutgoingMail): Promise<void>;
+  send(mail: Pick<OutgoingMail, 'to' | 'subject' | 'body'>): Promise<void>;
   close(): void;
 }
 

@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { UseCaseContext } from '@wms/platform';
 import type { InventoryDeps, InventoryFastify } from '../../app-types.js';
-import { mailOutbox } from '../../db/schema/index.js';
+import { mailOutbox, type MailKind } from '../../db/schema/index.js';
 import { smtpTransport, type MailTransport } from './mail-transport.js';
 
 export interface OutgoingMail {
+  kind: MailKind;
   to: readonly string[];
   subject: string;
   body: string;
@@ -36,17 +37,32 @@ export async function sendMail(ctx: UseCaseContext, mail: OutgoingMail): Promise
     const [row] = await ctx.transaction((tx) =>
       tx
         .insert(mailOutbox)
-        .values({ toAddresses: [...mail.to], subject: mail.subject, body: mail.body })
+        .values({ kind: mail.kind, toAddresses: [...mail.to], subject: mail.subject, body: mail.body })
         .returning({ id: mailOutbox.id }),
     );
-    if (!transport || !row) return;
-    const outcome = await transport.send(mail).then(
+    if (row) await deliverMail(ctx, row.id, mail);
+  } catch (err) {
+    console.error('[mail] 邮件记录失败', err);
+  }
+}
+
+/**
+ * Hands a recorded mail to the SMTP server (no-op without SMTP_URL: the row is the delivery) and
+ * records the outcome: sent_at, or the error; attempts counts every hand-over. Never throws.
+ */
+export async function deliverMail(ctx: UseCaseContext, id: number, mail: Pick<OutgoingMail, 'to' | 'subject' | 'body'>): Promise<void> {
+  const current = transport;
+  if (!current) return;
+  try {
+    const outcome = await current.send(mail).then(
       () => ({ sentAt: new Date(), error: null }),
       (err: unknown) => ({ sentAt: null, error: err instanceof Error ? err.message : String(err) }),
     );
-    await ctx.transaction((tx) => tx.update(mailOutbox).set(outcome).where(eq(mailOutbox.id, row.id)));
-    if (outcome.error) console.error(`[mail] 邮件 ${row.id} 发送失败: ${outcome.error}`);
+    await ctx.transaction((tx) =>
+      tx.update(mailOutbox).set({ ...outcome, attempts: sql`${mailOutbox.attempts} + 1` }).where(eq(mailOutbox.id, id)),
+    );
+    if (outcome.error) console.error(`[mail] 邮件 ${id} 发送失败: ${outcome.error}`);
   } catch (err) {
-    console.error('[mail] 邮件记录失败', err);
+    console.error(`[mail] 邮件 ${id} 发送结果记录失败`, err);
   }
 }

@@ -8,6 +8,7 @@ import {
   type UseCaseContext,
 } from '@wms/platform';
 import { materials, stockRows, type StockKind, type StockRow } from '../../db/schema/index.js';
+import { checkBuiltFrom } from '../bom/built-from.js';
 import { checkKindFields } from './kind-fields.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
@@ -31,6 +32,7 @@ export async function stockIn(ctx: UseCaseContext, input: StockInBody): Promise<
   const quantity = toDecimalString(input.in_quantity);
   const row = await ctx.transaction(async (tx) => {
     const material = await findMaterialInScope(tx, ctx.scope(input.company_name), input.base_id);
+    const bomVersionId = await checkBuiltFrom(tx, { sourceTable: kind, baseId: input.base_id, companyName: material.companyName }, input.bom_version_id);
     const values = {
       sourceTable: kind,
       baseId: input.base_id,
@@ -43,11 +45,11 @@ export async function stockIn(ctx: UseCaseContext, input: StockInBody): Promise<
       serialNumber: kindFields.serial_number ?? null,
       inDate: input.in_date ?? beijingDate(ctx.now),
       productionDate: input.production_date ?? null,
-      // Seam (purchase issue): a stock_buy stock-in with request_id completes the linked purchase request
-      // (spec 4.2); until purchase requests exist the id is stored as sent.
+      // A stock_buy stock-in with request_id completes the linked purchase request (spec 4.2, onStockedIn).
       requestId: kindFields.request_id ?? null,
       unitCost: input.unit_cost == null ? null : toDecimalString(input.unit_cost),
       remark: input.remark ?? null,
+      bomVersionId: bomVersionId ?? null,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
@@ -74,10 +76,10 @@ async function findMaterialInScope(tx: Tx, scope: CompanyScope, baseId: number):
   return material;
 }
 
-type NewStockRow = Omit<typeof stockRows.$inferInsert, 'sku'> & { sourceTable: StockKind };
+export type NewStockRow = Omit<typeof stockRows.$inferInsert, 'sku'> & { sourceTable: StockKind };
 
 /** ON CONFLICT DO NOTHING keeps the transaction usable, so a generated sku that collides is simply redrawn. */
-async function insertWithUniqueSku(tx: Tx, values: NewStockRow, sentSku: string | undefined, now: Date): Promise<StockRow> {
+export async function insertWithUniqueSku(tx: Tx, values: NewStockRow, sentSku: string | undefined, now: Date): Promise<StockRow> {
   for (let attempt = 0; attempt < GENERATED_SKU_ATTEMPTS; attempt++) {
     const sku = sentSku ?? generateSku(values.sourceTable, now);
     const [row] = await tx.insert(stockRows).values({ ...values, sku }).onConflictDoNothing({ target: stockRows.sku }).returning();
