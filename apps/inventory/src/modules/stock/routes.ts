@@ -10,6 +10,7 @@ import {
   StockRowView,
   UpdateStockBody,
 } from './schemas.js';
+import { registerStockMoveRoutes } from './move-routes.js';
 import { deleteStockRow } from './stock-delete-service.js';
 import { stockIn } from './stock-in-service.js';
 import { inBothStockGroups } from './stock-paths.js';
@@ -91,6 +92,8 @@ export function registerStockRoutes(app: InventoryFastify, deps: InventoryDeps) 
       },
     }, (request) => deleteStockRow(ctxOf(deps, request), request.params.id, request.query.source_table));
   });
+
+  registerStockMoveRoutes(app, deps);
 
   inBothStockGroups('/:id/change-status', (path) =>
     app.post(path, {

@@ -1,0 +1,63 @@
+import { and, eq } from 'drizzle-orm';
+import { AppError, companyCondition, notFound, type CompanyScope, type Queryable, type Tx } from '@wms/platform';
+import { stocktakeSessions, type StocktakeSessionRow } from '../../db/schema/index.js';
+import type { SessionView } from './schemas.js';
+
+const SESSION = '盘点会话';
+
+/** A session of the caller's scope; another company's and unknown ids are both 404. */
+export async function readSession(q: Queryable, scope: CompanyScope, id: number): Promise<StocktakeSessionRow | undefined> {
+  const [session] = await q.select().from(stocktakeSessions).where(and(eq(stocktakeSessions.id, id), companyCondition(scope, stocktakeSessions.companyName)));
+  return session;
+}
+
+export async function requireSession(q: Queryable, scope: CompanyScope, id: number): Promise<StocktakeSessionRow> {
+  const session = await readSession(q, scope, id);
+  if (!session) throw notFound(SESSION);
+  return session;
+}
+
+/**
+ * Locks a session of the caller's scope. Writers of counts take it shared (parallel scans go on side by
+ * side) and check it is still active; generate-missing and start-new finish it under an exclusive lock,
+ * so no count lands in a session after it was closed.
+ */
+export async function lockSession(tx: Tx, scope: CompanyScope, id: number, strength: 'share' | 'update'): Promise<StocktakeSessionRow> {
+  const [session] = await tx
+    .select()
+    .from(stocktakeSessions)
+    .where(and(eq(stocktakeSessions.id, id), companyCondition(scope, stocktakeSessions.companyName)))
+    .for(strength === 'share' ? 'share' : 'update');
+  if (!session) throw notFound(SESSION);
+  return session;
+}
+
+export function assertActive(session: StocktakeSessionRow): void {
+  if (session.status !== 'active') {
+    throw new AppError('STATUS_NOT_ALLOWED', `盘点会话 ${session.id} 已结束，不能再修改盘点记录`, { status: session.status });
+  }
+}
+
+/**
+ * Spec 4.6 rules 3 and 8: book quantity and variance stay hidden while a blind session is active, and also
+ * when the session cannot be found (a missing session never falls back to showing the book).
+ */
+export function bookHidden(session: Pick<StocktakeSessionRow, 'mode' | 'status'> | undefined | null): boolean {
+  return !session || (session.mode === 'blind' && session.status === 'active');
+}
+
+export function toSessionView(session: StocktakeSessionRow): SessionView {
+  return {
+    session_id: session.id,
+    company_name: session.companyName,
+    mode: session.mode,
+    scope_type: session.scopeType,
+    scope_config: { locations: session.scopeConfig.locations },
+    status: session.status,
+    finish_reason: session.finishReason ?? null,
+    initiator: session.initiatorName,
+    initiator_id: session.initiatorId,
+    started_at: session.startedAt.toISOString(),
+    finished_at: session.finishedAt?.toISOString() ?? null,
+  };
+}
