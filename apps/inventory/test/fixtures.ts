@@ -102,7 +102,7 @@ export interface RequestJson {
 }
 
 /** The stored status and lines of a request of the given table. */
-export async function storedRequestOf(t: TestInventory, table: 'outbound_requests' | 'borrow_requests', id: number) {
+export async function storedRequestOf(t: TestInventory, table: 'outbound_requests' | 'borrow_requests' | 'scrap_requests', id: number) {
   const [row] = await queryRows<{ status: number; close_reason: string | null; items_json: Array<{ stock_id: number; quantity: string; reserved: boolean }> }>(
     t,
     sql`select status, close_reason, items_json from ${sql.identifier(table)} where id = ${id}`,

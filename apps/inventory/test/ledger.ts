@@ -5,8 +5,8 @@ import type { TestInventory } from './helpers.js';
 
 /**
  * What holds stock out of a row's available_quantity, one query per flow, each answering
- * (stock_id, quantity). The borrow and scrap flows add their open reservations and the borrowed,
- * not returned quantity here (contract §8 "Stock").
+ * (stock_id, quantity): open reservations of outbound, borrow and scrap requests and the borrowed,
+ * not returned quantity (contract §8 "Stock").
  */
 export const OPEN_HOLDS: SQL[] = [
   // outbound requests: reserved lines of requests in status 0 or 1
@@ -19,6 +19,11 @@ export const OPEN_HOLDS: SQL[] = [
        where r.status in (0, 1) and (line->>'reserved')::boolean`,
   // borrow lines: borrowed and not returned is frozen out of available (spec 2.6)
   sql`select b.stock_id, b.quantity - b.returned_quantity as quantity from trans_borrow b where b.status = 'borrowed'`,
+  // scrap requests: reserved stock-row lines of requests in status 0 or 1 (borrow and ledger lines never reserve)
+  sql`select (line->>'stock_id')::int as stock_id, (line->>'quantity')::numeric as quantity
+        from scrap_requests r cross join lateral jsonb_array_elements(r.items_json) line
+       where r.status in (0, 1) and (line->>'reserved')::boolean
+         and line->>'source_table' in ('stock_buy', 'stock_semi', 'stock_product')`,
 ];
 
 /** Requests that are no longer open but still claim a reservation (would be a leak). */
@@ -29,6 +34,11 @@ export const STALE_RESERVATIONS: SQL[] = [
   sql`select 'borrow_requests' as source, r.id
         from borrow_requests r cross join lateral jsonb_array_elements(r.items_json) line
        where r.status not in (0, 1) and (line->>'reserved')::boolean`,
+  // also a scrap line that is not a stock row but claims a reservation
+  sql`select 'scrap_requests' as source, r.id
+        from scrap_requests r cross join lateral jsonb_array_elements(r.items_json) line
+       where (line->>'reserved')::boolean
+         and (r.status not in (0, 1) or line->>'source_table' not in ('stock_buy', 'stock_semi', 'stock_product'))`,
 ];
 
 export interface LedgerMismatch {

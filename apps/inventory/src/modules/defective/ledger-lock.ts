@@ -14,17 +14,11 @@ export async function lockLedgerEntry(tx: Tx, scope: CompanyScope, id: number): 
 }
 
 /**
- * The one way quantity leaves the ledger (restock and scrap execution, spec 3.8): an entry that is no
- * longer 待处理 is 400 STATUS_NOT_ALLOWED, more than remaining_qty is 400 QUANTITY_EXCEEDS. At 0 the entry
- * takes the end state of the action that emptied it (contract §8). Guarded by remaining_qty >= quantity.
+ * 400 STATUS_NOT_ALLOWED when the entry is no longer 待处理, 400 QUANTITY_EXCEEDS when more than
+ * remaining_qty is asked: the check of every taking (below) and of a scrap submission (which takes
+ * nothing yet, spec 4.2).
  */
-export async function takeFromLedger(
-  tx: Tx,
-  entry: DefectiveGoodsRow,
-  quantity: string,
-  endState: Exclude<DefectiveStatus, '待处理'>,
-  now: Date,
-): Promise<DefectiveGoodsRow> {
+export function assertTakeable(entry: DefectiveGoodsRow, quantity: string): void {
   if (entry.status !== '待处理') {
     throw new AppError('STATUS_NOT_ALLOWED', `该不良品记录状态为「${entry.status}」，已处理完毕`, { status: entry.status });
   }
@@ -34,6 +28,21 @@ export async function takeFromLedger(
       remaining_qty: toQuantityOrZero(entry.remainingQty),
     });
   }
+}
+
+/**
+ * The one way quantity leaves the ledger (restock and scrap execution, spec 3.8): assertTakeable, then
+ * at 0 the entry takes the end state of the action that emptied it (contract §8). Guarded by
+ * remaining_qty >= quantity.
+ */
+export async function takeFromLedger(
+  tx: Tx,
+  entry: DefectiveGoodsRow,
+  quantity: string,
+  endState: Exclude<DefectiveStatus, '待处理'>,
+  now: Date,
+): Promise<DefectiveGoodsRow> {
+  assertTakeable(entry, quantity);
   const remaining = sql`${transDefectiveGoods.remainingQty} - ${quantity}::numeric`;
   const [updated] = await tx
     .update(transDefectiveGoods)

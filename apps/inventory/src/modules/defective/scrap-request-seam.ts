@@ -1,10 +1,9 @@
 import type { Tx, UseCaseContext } from '@wms/platform';
 import type { DefectiveGoodsRow } from '../../db/schema/index.js';
-import { lockLedgerEntry, takeFromLedger } from './ledger-lock.js';
+import { assertTakeable, lockLedgerEntry, takeFromLedger } from './ledger-lock.js';
 
 /**
- * Seam (scrap workflow issue). The scrap of held defective goods goes through the one scrap path
- * (spec 2.8, 4.2; contract §8):
+ * The scrap of held defective goods goes through the one scrap path (spec 2.8, 4.2; contract §8):
  *
  *   POST /inbound/stock/defective/:id/scrap-request  (and /stock/defective/:id/scrap-request)
  *   permission defective_scrap, idempotent; body { quantity, reason }
@@ -12,18 +11,24 @@ import { lockLedgerEntry, takeFromLedger } from './ledger-lock.js';
  *     stock_id: <ledger id>, scrap_qty, location }, reason_category 不良品报废. Nothing is reserved at
  *     submission; an execution that finds too little remaining fails (spec 4.2).
  *
- * The route belongs with the scrap module, which registers it and calls its own submission. The
- * ledger side is here: readDefectiveForScrap checks the entry at submission, scrapFromLedger is what
- * the execution of an approved line calls.
+ * The route belongs with the scrap module (modules/scrap/submit-ledger-service.ts), which registers it
+ * and calls its own submission. The ledger side is here: readDefectiveForScrap checks the entry at
+ * submission, scrapFromLedger is what the execution of an approved line calls.
  */
 export interface DefectiveScrapRequestInput {
   quantity: number;
   reason: string;
 }
 
-/** The entry a scrap request names, in the caller's scope (404 otherwise), locked. */
-export function readDefectiveForScrap(ctx: UseCaseContext, tx: Tx, ledgerId: number): Promise<DefectiveGoodsRow> {
-  return lockLedgerEntry(tx, ctx.scope(), ledgerId);
+/**
+ * The entry a scrap request names, in the caller's scope (404 otherwise), locked, and checked by the
+ * execution's own rule for the quantity asked (400 STATUS_NOT_ALLOWED / QUANTITY_EXCEEDS). Nothing is
+ * held: other requests may name the same quantity, and the later execution fails then.
+ */
+export async function readDefectiveForScrap(ctx: UseCaseContext, tx: Tx, ledgerId: number, quantity: string): Promise<DefectiveGoodsRow> {
+  const entry = await lockLedgerEntry(tx, ctx.scope(), ledgerId);
+  assertTakeable(entry, quantity);
+  return entry;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { AppError, type Tx, type UseCaseContext } from '@wms/platform';
 import { releaseReservation } from '../reservation/index.js';
 import { lockRequest, requestsInScope } from './request-access.js';
-import type { DecisionAction, RequestFlow, RequestRow } from './request-flow.js';
+import type { AnyRequestRow, DecisionAction, RequestFlow } from './request-flow.js';
 import { assertMayMove, moveRequest, type RequestChanges } from './transitions.js';
 
 /**
@@ -11,30 +11,32 @@ import { assertMayMove, moveRequest, type RequestChanges } from './transitions.j
  * reservation through the one shared routine, exactly once (the lock and the status guard).
  */
 
-/** 0 → 1. */
-export function approveRequest<Row extends RequestRow, View>(ctx: UseCaseContext, flow: RequestFlow<Row, View>, id: number): Promise<View> {
-  return decide(ctx, flow, id, (tx, request) =>
-    moveRequest(tx, flow, request, 'approve', { approverId: ctx.actor.id, approvedAt: ctx.now }, ctx.now),
-  );
+/** 0 → 1; a flow with named approvers refuses anybody else first (flow.assertMayDecide). */
+export function approveRequest<Row extends AnyRequestRow, View>(ctx: UseCaseContext, flow: RequestFlow<Row, View>, id: number): Promise<View> {
+  return decide(ctx, flow, id, (tx, request) => {
+    flow.assertMayDecide?.(ctx.actor, request);
+    return moveRequest(tx, flow, request, 'approve', { approverId: ctx.actor.id, approvedAt: ctx.now }, ctx.now);
+  });
 }
 
-/** 0 → 2 with an optional reason; the reservation is released. */
-export function rejectRequest<Row extends RequestRow, View>(
+/** 0 → 2 with an optional reason; the reservation is released. Named approvers as for approval. */
+export function rejectRequest<Row extends AnyRequestRow, View>(
   ctx: UseCaseContext,
   flow: RequestFlow<Row, View>,
   id: number,
   reason?: string | null,
 ): Promise<View> {
-  return decide(ctx, flow, id, (tx, request) =>
-    releaseAndMove(tx, flow, request, 'reject', { rejectReason: reason?.trim() || null, approverId: ctx.actor.id, rejectedAt: ctx.now }, ctx.now),
-  );
+  return decide(ctx, flow, id, (tx, request) => {
+    flow.assertMayDecide?.(ctx.actor, request);
+    return releaseAndMove(tx, flow, request, 'reject', { rejectReason: reason?.trim() || null, approverId: ctx.actor.id, rejectedAt: ctx.now }, ctx.now);
+  });
 }
 
 /**
  * 0 or 1 → 4 (withdrawn); the reservation is released. The applicant's path: somebody else's request
  * is 403 NOT_OWNER unless the caller is privileged (flow.mayWithdrawForOthers).
  */
-export function withdrawRequest<Row extends RequestRow, View>(ctx: UseCaseContext, flow: RequestFlow<Row, View>, id: number): Promise<View> {
+export function withdrawRequest<Row extends AnyRequestRow, View>(ctx: UseCaseContext, flow: RequestFlow<Row, View>, id: number): Promise<View> {
   return decide(ctx, flow, id, (tx, request) => {
     if (request.applicantId !== ctx.actor.id && !flow.mayWithdrawForOthers(ctx.actor)) {
       throw new AppError('NOT_OWNER', `只能撤回自己提交的${flow.noun}`);
@@ -44,14 +46,14 @@ export function withdrawRequest<Row extends RequestRow, View>(ctx: UseCaseContex
 }
 
 /** 1 → 4 (closed); the reservation is released. */
-export function closeRequest<Row extends RequestRow, View>(ctx: UseCaseContext, flow: RequestFlow<Row, View>, id: number): Promise<View> {
+export function closeRequest<Row extends AnyRequestRow, View>(ctx: UseCaseContext, flow: RequestFlow<Row, View>, id: number): Promise<View> {
   return decide(ctx, flow, id, (tx, request) =>
     releaseAndMove(tx, flow, request, 'close', { closeReason: 'closed', closerId: ctx.actor.id, closedAt: ctx.now }, ctx.now),
   );
 }
 
 /** One transaction: lock the request in scope, apply the move, answer the moved request's view. */
-function decide<Row extends RequestRow, View>(
+function decide<Row extends AnyRequestRow, View>(
   ctx: UseCaseContext,
   flow: RequestFlow<Row, View>,
   id: number,
@@ -64,7 +66,7 @@ function decide<Row extends RequestRow, View>(
 }
 
 /** Checks the move first (nothing is released for a refused move), then releases and moves. */
-async function releaseAndMove<Row extends RequestRow>(
+async function releaseAndMove<Row extends AnyRequestRow>(
   tx: Tx,
   flow: RequestFlow<Row, unknown>,
   request: Row,

@@ -1,20 +1,21 @@
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Actor, Queryable } from '@wms/platform';
 import type { CloseReason } from '../../db/schema/index.js';
-import type { ReservationLine } from '../reservation/index.js';
+import type { HeldLine, ReservationLine } from '../reservation/index.js';
 
 /**
  * What every stock-holding request stores (outbound, borrow, scrap; spec 2.4): its lines are allocated
  * and reserved at submission, and it moves pending → approved → executed, or is rejected, withdrawn or
- * closed, each move releasing whatever it still reserves.
+ * closed, each move releasing whatever it still reserves. Outbound and borrow lines are allocated stock
+ * lines (ReservationLine); a flow whose lines say more (scrap) names its own line type.
  */
-export interface RequestRow {
+export interface RequestRow<Line extends HeldLine = ReservationLine> {
   id: number;
   bizType: string;
   applicantId: number;
   companyName: string;
   status: number;
-  itemsJson: ReservationLine[];
+  itemsJson: Line[];
   remark: string | null;
   rejectReason: string | null;
   closeReason: CloseReason | null;
@@ -26,6 +27,9 @@ export interface RequestRow {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** Any request row, whatever its line type: what the workflow functions take. */
+export type AnyRequestRow = RequestRow<HeldLine>;
 
 /** A request's own table, with the columns the workflow filters on. */
 export type RequestTable = PgTable & { id: AnyPgColumn; status: AnyPgColumn; companyName: AnyPgColumn };
@@ -65,7 +69,7 @@ export function decisionTransitions<const S extends DecisionStatuses>(status: S)
  * Everything that tells one request flow from another. The workflow functions (request-access,
  * transitions, lifecycle) take it first, so a new flow is one such object and its own execution.
  */
-export interface RequestFlow<Row extends RequestRow, View, Action extends string = DecisionAction> {
+export interface RequestFlow<Row extends AnyRequestRow, View, Action extends string = DecisionAction> {
   /** The request's name in messages: 出库申请, 借用申请 (404 「出库申请不存在」). */
   noun: string;
   table: RequestTable;
@@ -74,6 +78,11 @@ export interface RequestFlow<Row extends RequestRow, View, Action extends string
   statusLabel(status: number): string;
   /** Who may withdraw somebody else's request (contract §3): SUPER_ADMIN or the flow's approvers. */
   mayWithdrawForOthers(actor: Actor): boolean;
+  /**
+   * A flow whose approvers are named per request (scrap: allowed_approvers, contract §4) refuses anybody
+   * else here, before the status is looked at; the others leave approval to the route's permission code.
+   */
+  assertMayDecide?(actor: Actor, request: Row): void;
   /** The only way a request of the flow leaves the service. */
   toViewOf(q: Queryable, row: Row): Promise<View>;
 }

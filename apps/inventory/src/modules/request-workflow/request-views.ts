@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toQuantityOrZero, type Queryable } from '@wms/platform';
-import type { RequestRow } from './request-flow.js';
+import type { AnyRequestRow, RequestRow } from './request-flow.js';
 import type { SharedRequestView } from './schemas.js';
 
 /** What the lines of a page of requests refer to, looked up once per page. */
@@ -44,16 +44,37 @@ export async function requestLookupsFor(q: Queryable, requests: readonly Request
 
 export const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-/** The view fields every request shares; a flow's mapper adds its own (requestViewSchema). */
-export function sharedRequestView(row: RequestRow, lookups: RequestLookups, statusLabel: (status: number) => string): SharedRequestView {
+/** The view fields every request shares besides its lines, whatever its line type. */
+export function requestFieldsView(
+  row: AnyRequestRow,
+  applicantName: string | null,
+  statusLabel: (status: number) => string,
+): Omit<SharedRequestView, 'items' | 'items_json'> {
   return {
     id: row.id,
     biz_type: row.bizType,
     applicant_id: row.applicantId,
-    applicant_name: lookups.userNames.get(row.applicantId) ?? null,
+    applicant_name: applicantName,
     company_name: row.companyName,
     status: row.status,
     status_label: statusLabel(row.status),
+    remark: row.remark,
+    reject_reason: row.rejectReason,
+    close_reason: row.closeReason,
+    approver_id: row.approverId,
+    approved_at: iso(row.approvedAt),
+    rejected_at: iso(row.rejectedAt),
+    closer_id: row.closerId,
+    closed_at: iso(row.closedAt),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The view fields every request shares; a flow's mapper adds its own (requestViewSchema). */
+export function sharedRequestView(row: RequestRow, lookups: RequestLookups, statusLabel: (status: number) => string): SharedRequestView {
+  return {
+    ...requestFieldsView(row, lookups.userNames.get(row.applicantId) ?? null, statusLabel),
     items: row.itemsJson.map((line) => {
       const material = lookups.materials.get(line.base_id);
       const stockRow = lookups.rows.get(line.stock_id);
@@ -77,16 +98,6 @@ export function sharedRequestView(row: RequestRow, lookups: RequestLookups, stat
       source_table: line.source_table,
       reserved: line.reserved,
     })),
-    remark: row.remark,
-    reject_reason: row.rejectReason,
-    close_reason: row.closeReason,
-    approver_id: row.approverId,
-    approved_at: iso(row.approvedAt),
-    rejected_at: iso(row.rejectedAt),
-    closer_id: row.closerId,
-    closed_at: iso(row.closedAt),
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
   };
 }
 

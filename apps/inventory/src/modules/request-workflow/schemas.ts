@@ -88,17 +88,24 @@ export type SharedRequestView = Static<typeof SharedRequestView>;
 /**
  * A request view: the shared fields with the flow's own at three places — `kind` after company_name
  * (outbound_type), `details` after remark (source_return_id, expected_return_date) and `milestone`
- * after closed_at (executed_at, dispatched_at). Responses list the fields in this order.
+ * after closed_at (executed_at, dispatched_at). Responses list the fields in this order. A flow whose
+ * lines say more (scrap: scrap_qty, location) adds `line` fields to both line lists.
  */
-export function requestViewSchema<Kind extends TProperties, Details extends TProperties, Milestone extends TProperties>(own: {
-  kind: Kind;
-  details: Details;
-  milestone: Milestone;
-}) {
+export function requestViewSchema<
+  Kind extends TProperties,
+  Details extends TProperties,
+  Milestone extends TProperties,
+  Line extends TProperties = Record<never, never>,
+>(own: { kind: Kind; details: Details; milestone: Milestone; line?: Line }) {
+  const line = (own.line ?? {}) as Line;
   return Type.Object({
     ...applicantFields,
     ...own.kind,
-    ...contentFields,
+    status: contentFields.status,
+    status_label: contentFields.status_label,
+    items: Type.Array(Type.Object({ ...RequestLineView.properties, ...line })),
+    items_json: Type.Array(Type.Object({ ...ReservationLineView.properties, ...line })),
+    remark: contentFields.remark,
     ...own.details,
     ...decisionFields,
     ...own.milestone,

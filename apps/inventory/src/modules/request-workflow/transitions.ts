@@ -1,15 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { AppError, type Tx } from '@wms/platform';
-import type { RequestFlow, RequestRow } from './request-flow.js';
+import type { AnyRequestRow, RequestFlow } from './request-flow.js';
 
 /**
  * What a move may write besides the status (never the id, the status or the creation time): the shared
  * columns of every request, or any column of the flow's own row.
  */
-export type RequestChanges<Row extends RequestRow = RequestRow> = Partial<Omit<Row, 'id' | 'status' | 'createdAt'>>;
+export type RequestChanges<Row extends AnyRequestRow = AnyRequestRow> = Partial<Omit<Row, 'id' | 'status' | 'createdAt'>>;
 
 /** 400 STATUS_NOT_ALLOWED unless the action may start from the request's current status. */
-export function assertMayMove<Row extends RequestRow, Action extends string>(
+export function assertMayMove<Row extends AnyRequestRow, Action extends string>(
   flow: RequestFlow<Row, unknown, Action>,
   request: Row,
   action: Action,
@@ -26,7 +26,7 @@ export function assertMayMove<Row extends RequestRow, Action extends string>(
  * Moves the request with `UPDATE … WHERE status = :from RETURNING`: if the status changed since it was
  * read, nothing is written and the caller gets 400 STATUS_NOT_ALLOWED (never a second release).
  */
-export async function moveRequest<Row extends RequestRow, Action extends string>(
+export async function moveRequest<Row extends AnyRequestRow, Action extends string>(
   tx: Tx,
   flow: RequestFlow<Row, unknown, Action>,
   request: Row,

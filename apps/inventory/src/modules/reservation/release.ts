@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '@wms/platform';
 import { stockRows } from '../../db/schema/index.js';
-import { reservedPerRow, type ReservationLine } from './lines.js';
+import { reservedPerRow, type HeldLine } from './lines.js';
 
 /**
  * The one routine every release of a reservation goes through (reject, withdraw, close, execution,
@@ -12,7 +12,7 @@ import { reservedPerRow, type ReservationLine } from './lines.js';
  * update), so that a reservation is released exactly once. A row deleted meanwhile has nothing to
  * give back to and is skipped.
  */
-export async function releaseReservation(tx: Tx, lines: readonly ReservationLine[]): Promise<ReservationLine[]> {
+export async function releaseReservation<Line extends HeldLine>(tx: Tx, lines: readonly Line[]): Promise<Line[]> {
   const perRow = [...reservedPerRow(lines)].sort(([a], [b]) => a - b);
   for (const [stockId, quantity] of perRow) {
     await tx

@@ -10,7 +10,14 @@ import {
   type Tx,
   type UseCaseContext,
 } from '@wms/platform';
-import { transOutbound, transReturn, type TransOutboundRow, type TransReturnRow } from '../../db/schema/index.js';
+import {
+  transOutbound,
+  transReturn,
+  type DefectiveGoodsRow,
+  type OutboundRequestRow,
+  type TransOutboundRow,
+  type TransReturnRow,
+} from '../../db/schema/index.js';
 import { takeIntoCustody } from '../defective/ledger-entry.js';
 import { toLedgerEntryView } from '../defective/ledger-mapper.js';
 import { relaxLowStockLevels } from '../notifications/low-stock.js';
@@ -30,30 +37,45 @@ import type { ReturnFromOutboundBody, ReturnResult } from './schemas.js';
  * Any refusal (including a reissue shortage) rolls back the whole return.
  */
 export async function returnFromOutbound(ctx: UseCaseContext, input: ReturnFromOutboundBody): Promise<ReturnResult> {
-  const quantity = toDecimalString(input.quantity);
-  const reissueQty = input.need_reissue ? reissueQuantityOf(input, quantity) : null;
   return ctx.transaction(async (tx) => {
-    const line = await lockOutboundLine(tx, ctx.scope(), input.outbound_id);
-    await assertReturnable(tx, line, quantity);
-    const applicantId = reissueQty === null ? null : await resolveReissueApplicant(tx, line, input.reissue_applicant_id);
-
-    const returned = await recordReturn(tx, ctx, line, input, quantity);
-    const ledgerEntry = returned.returnType === 'defective' ? await takeIntoCustody(tx, returned, ctx.now) : null;
-    if (returned.returnType === 'good') {
-      await putBackOnOriginalRow(tx, line.stockId, quantity, line.sku, ctx.now);
-      await relaxLowStockLevels(tx, [line.baseId], ctx.now);
-    }
-    const reissue =
-      reissueQty === null || applicantId === null
-        ? null
-        : await createReissueRequest(tx, { line, returned, quantity: reissueQty, applicantId, now: ctx.now });
-
+    const taken = await takeReturnFromOutbound(tx, ctx, input);
     return {
-      return: toReturnView(returned),
-      ledger_entry: ledgerEntry && toLedgerEntryView(ledgerEntry),
-      reissue_request: reissue && (await toRequestViewOf(tx, reissue)),
+      return: toReturnView(taken.returned),
+      ledger_entry: taken.ledgerEntry && toLedgerEntryView(taken.ledgerEntry),
+      reissue_request: taken.reissue && (await toRequestViewOf(tx, taken.reissue)),
     };
   });
+}
+
+/** What a return wrote: the return, the ledger entry (defective) and the reissue request (when asked). */
+export interface TakenReturn {
+  returned: TransReturnRow;
+  ledgerEntry: DefectiveGoodsRow | null;
+  reissue: OutboundRequestRow | null;
+}
+
+/**
+ * The return inside the caller's transaction: the use case above, and the internal production scrap,
+ * which returns the item as defective and submits its scrap request in the same transaction.
+ */
+export async function takeReturnFromOutbound(tx: Tx, ctx: UseCaseContext, input: ReturnFromOutboundBody): Promise<TakenReturn> {
+  const quantity = toDecimalString(input.quantity);
+  const reissueQty = input.need_reissue ? reissueQuantityOf(input, quantity) : null;
+  const line = await lockOutboundLine(tx, ctx.scope(), input.outbound_id);
+  await assertReturnable(tx, line, quantity);
+  const applicantId = reissueQty === null ? null : await resolveReissueApplicant(tx, line, input.reissue_applicant_id);
+
+  const returned = await recordReturn(tx, ctx, line, input, quantity);
+  const ledgerEntry = returned.returnType === 'defective' ? await takeIntoCustody(tx, returned, ctx.now) : null;
+  if (returned.returnType === 'good') {
+    await putBackOnOriginalRow(tx, line.stockId, quantity, line.sku, ctx.now);
+    await relaxLowStockLevels(tx, [line.baseId], ctx.now);
+  }
+  const reissue =
+    reissueQty === null || applicantId === null
+      ? null
+      : await createReissueRequest(tx, { line, returned, quantity: reissueQty, applicantId, now: ctx.now });
+  return { returned, ledgerEntry, reissue };
 }
 
 /** reissue_qty defaults to the returned quantity and may not exceed it (spec 7: 400). */
@@ -119,7 +141,7 @@ async function recordReturn(
       quantity,
       reason: input.reason?.trim() ?? '',
       operator: ctx.actor.username,
-      operatorId: ctx.actor.id,
+      operatorId: ctx.actor.id > 0 ? ctx.actor.id : null, // the system actor of the internal interface has no user id
       companyName: line.companyName,
       outboundNo: line.outboundNo,
       stockId: line.stockId,

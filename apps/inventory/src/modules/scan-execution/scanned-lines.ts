@@ -1,7 +1,7 @@
 import { asc, inArray } from 'drizzle-orm';
 import { AppError, Decimal, toQuantityOrZero, type Tx } from '@wms/platform';
 import { stockRows } from '../../db/schema/index.js';
-import { quantityPerMaterial, type ReservationLine } from '../reservation/index.js';
+import { quantityPerMaterial, quantityPerRow, type ReservationLine } from '../reservation/index.js';
 import { flattenJoined, selectStockRows, type StockRowWithMaterial } from '../stock/stock-rows.js';
 
 /**
@@ -29,6 +29,12 @@ export interface ScanWording {
   noun: string;
   /** Named as `field` when a scanned material is not part of the request (absent when not given). */
   field?: string;
+  /**
+   * What a scan must match: `material` (default; outbound, dispatch) — any 在库 row of a requested material
+   * may stand in for the allocated one, no more than requested per material; `row` (scrap) — only the
+   * rows the request names, no more than requested per row (the item itself is being written off).
+   */
+  match?: 'material' | 'row';
 }
 
 /** Barcode → total scanned quantity; a blank barcode is 400. Runs before any lock is taken. */
@@ -78,9 +84,18 @@ async function lockRowsInIdOrder(tx: Tx, ids: number[]): Promise<Map<number, Sto
   return new Map(rows.map((joined) => [joined.row.id, flattenJoined(joined)]));
 }
 
+/** How the requested quantities are keyed and which key a scanned row has (ScanWording.match). */
+function requestedBy(request: ScannedRequest, match: 'material' | 'row') {
+  if (match === 'row') {
+    return { requested: quantityPerRow(request.itemsJson), keyOf: (row: StockRowWithMaterial) => row.id };
+  }
+  return { requested: quantityPerMaterial(request.itemsJson), keyOf: (row: StockRowWithMaterial) => row.baseId };
+}
+
 /**
  * Every scanned row 在库 and of a material the request names (another 在库 row of it may stand in for
- * the allocated one); per material no more than requested.
+ * the allocated one); per material no more than requested. With match `row`: every scanned row one the
+ * request names, per row no more than requested.
  */
 function checkPicks(
   request: ScannedRequest,
@@ -89,8 +104,9 @@ function checkPicks(
   locked: Map<number, StockRowWithMaterial>,
   wording: ScanWording,
 ): Pick[] {
-  const requested = quantityPerMaterial(request.itemsJson);
-  const scannedPerMaterial = new Map<number, Decimal>();
+  const match = wording.match ?? 'material';
+  const { requested, keyOf } = requestedBy(request, match);
+  const scannedPerKey = new Map<number, Decimal>();
   const picks: Pick[] = [];
   for (const [barcode, quantity] of scans) {
     const row = locked.get(scannedIds.get(barcode)!);
@@ -98,22 +114,26 @@ function checkPicks(
     if (row.status !== '在库') {
       throw new AppError('NOT_IN_STOCK', `条码 ${barcode} 的库存状态为「${row.status}」，不能${wording.verb}`, { barcode, status: row.status });
     }
-    if (!requested.has(row.baseId)) {
-      throw new AppError('VALIDATION_FAILED', `条码 ${barcode} 的物料「${row.materialName}」不在该${wording.noun}中`, {
+    if (!requested.has(keyOf(row))) {
+      const what = match === 'row' ? `条码 ${barcode}` : `条码 ${barcode} 的物料「${row.materialName}」`;
+      throw new AppError('VALIDATION_FAILED', `${what}不在该${wording.noun}中`, {
         ...(wording.field ? { field: wording.field } : {}),
         barcode,
         base_id: row.baseId,
+        ...(match === 'row' ? { stock_id: row.id } : {}),
       });
     }
-    scannedPerMaterial.set(row.baseId, (scannedPerMaterial.get(row.baseId) ?? new Decimal(0)).plus(quantity));
+    scannedPerKey.set(keyOf(row), (scannedPerKey.get(keyOf(row)) ?? new Decimal(0)).plus(quantity));
     picks.push({ row, quantity });
   }
-  for (const [baseId, scanned] of scannedPerMaterial) {
-    const wanted = requested.get(baseId)!;
+  for (const [key, scanned] of scannedPerKey) {
+    const wanted = requested.get(key)!;
     if (scanned.greaterThan(wanted)) {
-      const name = picks.find((pick) => pick.row.baseId === baseId)!.row.materialName;
-      throw new AppError('QUANTITY_EXCEEDS', `物料「${name}」扫描数量 ${scanned.toString()} 超过申请数量 ${wanted.toString()}`, {
-        base_id: baseId,
+      const pick = picks.find((candidate) => keyOf(candidate.row) === key)!;
+      const what = match === 'row' ? `条码 ${pick.row.sku}` : `物料「${pick.row.materialName}」`;
+      throw new AppError('QUANTITY_EXCEEDS', `${what}扫描数量 ${scanned.toString()} 超过申请数量 ${wanted.toString()}`, {
+        base_id: pick.row.baseId,
+        ...(match === 'row' ? { stock_id: pick.row.id } : {}),
         requested: toQuantityOrZero(wanted.toString()),
         scanned: toQuantityOrZero(scanned.toString()),
       });

@@ -1,0 +1,41 @@
+import { and, eq, gte, ilike, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { companyCondition, likePattern, type UseCaseContext } from '@wms/platform';
+import { transScrap } from '../../db/schema/index.js';
+import { parseTimeRange } from '../outbound/time-range.js';
+import type { ScrapRecordsQuery } from './schemas.js';
+
+/** The category old records count as (spec 2.8): picking it also matches records without a category. */
+export const DEFAULT_CATEGORY = '库存报废';
+
+/** The one WHERE of the records list and its export (spec 4.4 "same filters"), on snapshots, never joins. */
+export function scrapRecordsWhere(ctx: UseCaseContext, query: Omit<ScrapRecordsQuery, 'page' | 'limit' | 'pageSize'>): SQL | undefined {
+  const range = parseTimeRange(query.start_date, query.end_date);
+  return and(
+    companyCondition(ctx.scope(query.company), transScrap.companyName),
+    keywordCondition(query.keyword),
+    categoryCondition(query.reason_category),
+    query.source_table ? eq(transScrap.sourceTable, query.source_table) : undefined,
+    range.from ? gte(transScrap.scrappedAt, range.from) : undefined,
+    range.to ? (range.to.inclusive ? lte(transScrap.scrappedAt, range.to.at) : lt(transScrap.scrappedAt, range.to.at)) : undefined,
+  );
+}
+
+function categoryCondition(category: string | undefined): SQL | undefined {
+  if (!category) return undefined;
+  if (category === DEFAULT_CATEGORY) return or(eq(transScrap.reasonCategory, DEFAULT_CATEGORY), isNull(transScrap.reasonCategory));
+  return eq(transScrap.reasonCategory, category as never);
+}
+
+function keywordCondition(keyword: string | undefined): SQL | undefined {
+  const text = keyword?.trim();
+  if (!text) return undefined;
+  const pattern = likePattern(text);
+  return or(
+    ilike(transScrap.sku, pattern),
+    ilike(transScrap.materialName, pattern),
+    ilike(transScrap.specModel, pattern),
+    ilike(transScrap.reason, pattern),
+    ilike(transScrap.operator, pattern),
+    ilike(transScrap.trackRef, pattern),
+  );
+}

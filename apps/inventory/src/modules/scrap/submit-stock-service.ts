@@ -1,0 +1,63 @@
+import { AppError, isCrossDomain, toDecimalString, type CompanyScope, type UseCaseContext } from '@wms/platform';
+import type { ScrapLine } from '../../db/schema/index.js';
+import { reserveRows } from '../reservation/index.js';
+import { createScrapRequest } from './create-request.js';
+import { toScrapRequestViewOf } from './request-views.js';
+import { isStockSource, singleModeOf } from './scrap-modes.js';
+import type { ScrapRequestView, SubmitScrapBody } from './schemas.js';
+
+/**
+ * POST /scrap/request (spec 2.8, contract §4, §8): a scrap request for stock rows, in scan mode, the
+ * named rows reserved at submission exactly like an outbound request's lines (released on reject,
+ * withdrawal or execution). Borrow lines and ledger entries have their own submissions (their
+ * permission codes differ), so here they are refused — after the mode check, which a request mixing
+ * both kinds fails first. The request belongs to the rows' company: the caller's, or for a
+ * cross-domain caller the one named (or the rows', when none is named).
+ */
+export async function submitStockScrap(ctx: UseCaseContext, input: SubmitScrapBody): Promise<ScrapRequestView> {
+  const mode = singleModeOf(input.items.map((item) => item.source_table), input.mode);
+  const claims = input.items.map((item) => {
+    if (!isStockSource(item.source_table)) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        '借用物品请通过 /borrow/scrap-request、不良品台账请通过 /inbound/stock/defective/<id>/scrap-request 申请报废',
+        { field: 'items.source_table', source_table: item.source_table },
+      );
+    }
+    return { stock_id: item.stock_id, source_table: item.source_table, quantity: toDecimalString(item.scrap_qty) };
+  });
+  const locations = new Map<number, string>(); // per row: the first location named
+  for (const item of input.items) if (!locations.get(item.stock_id)) locations.set(item.stock_id, item.location?.trim() ?? '');
+
+  const created = await ctx.transaction(async (tx) => {
+    const { company, lines } = await reserveRows(tx, creationScope(ctx, input.company_name), claims);
+    const scrapLines: ScrapLine[] = lines.map((line) => ({
+      source_table: line.source_table,
+      stock_id: line.stock_id,
+      base_id: line.base_id,
+      quantity: line.quantity,
+      location: locations.get(line.stock_id) ?? '',
+      reserved: line.reserved,
+    }));
+    return createScrapRequest(tx, ctx.now, {
+      applicantId: ctx.actor.id,
+      companyName: company,
+      mode,
+      reason: input.reason,
+      reasonCategory: input.reason_category ?? '库存报废',
+      lines: scrapLines,
+      approverIds: input.approver_ids,
+      remark: input.remark,
+    });
+  });
+  // Built after the commit: the reserved rows stay locked until then, and naming them needs no lock.
+  return ctx.read((q) => toScrapRequestViewOf(q, created));
+}
+
+/** Where the rows must be: the caller's company, or for a cross-domain caller the one named (or any). */
+function creationScope(ctx: UseCaseContext, named: string | undefined): CompanyScope {
+  if (!isCrossDomain(ctx.actor) && !ctx.actor.company) {
+    throw new AppError('COMPANY_REQUIRED', '当前账号未归属任何公司，不能创建数据');
+  }
+  return ctx.scope(named);
+}
