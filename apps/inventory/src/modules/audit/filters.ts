@@ -1,0 +1,69 @@
+import { and, gte, ilike, inArray, lt, lte, or, type SQL } from 'drizzle-orm';
+import { companyCondition, likePattern, type CompanyScope, type UseCaseContext } from '@wms/platform';
+import { auditLogs } from '../../db/schema/index.js';
+import { parseTimeRange } from '../outbound/time-range.js';
+import { ACTION_LABELS, parseActionFilter, storedActionsOf, type AuditAction } from './actions.js';
+import { expandModule, moduleLabel } from './modules.js';
+import type { AuditFilterQuery } from './schemas.js';
+
+/** The filter of the list, the export and (through its own day) the daily report, parsed once. */
+export interface AuditFilter {
+  where: SQL | undefined;
+  scope: CompanyScope;
+  module?: string;
+  actions: AuditAction[];
+  keyword?: string;
+  startDate?: string;
+  endDate?: string;
+}
+
+/**
+ * One WHERE for list and export (spec 4.8 "same filter code"): company scope, module (the 入库 group
+ * expands to its members), actions with their historical aliases, keyword on target id or stored
+ * name (case-insensitive, literal), and the closed range of Beijing days on the capture time.
+ */
+export function auditFilterOf(ctx: UseCaseContext, query: AuditFilterQuery): AuditFilter {
+  const scope = ctx.scope(query.company);
+  const module = query.module?.trim() || undefined;
+  const actions = parseActionFilter(query.action);
+  const keyword = query.target_keyword?.trim() || undefined;
+  const range = parseTimeRange(query.start_date, query.end_date);
+  const where = and(
+    companyCondition(scope, auditLogs.companyName),
+    module ? inArray(auditLogs.module, expandModule(module)) : undefined,
+    actions.length > 0 ? inArray(auditLogs.action, storedActionsOf(actions)) : undefined,
+    keyword ? or(ilike(auditLogs.targetId, likePattern(keyword)), ilike(auditLogs.targetName, likePattern(keyword))) : undefined,
+    range.from ? gte(auditLogs.createdAt, range.from) : undefined,
+    range.to ? (range.to.inclusive ? lte(auditLogs.createdAt, range.to.at) : lt(auditLogs.createdAt, range.to.at)) : undefined,
+  );
+  return {
+    where,
+    scope,
+    module,
+    actions,
+    keyword,
+    startDate: query.start_date?.trim() || undefined,
+    endDate: query.end_date?.trim() || undefined,
+  };
+}
+
+export const companyText = (scope: CompanyScope): string =>
+  scope.kind === 'all' ? '全部公司' : scope.kind === 'one' ? scope.company : '（无公司）';
+
+function moduleText(module: string): string {
+  const members = expandModule(module);
+  if (members.length > 1) return `${moduleLabel(module)}（${members.join('、')}）`;
+  return moduleLabel(module) === module ? module : `${moduleLabel(module)}（${module}）`;
+}
+
+/** The effective filters as the export's summary sheet states them. */
+export function describeFilter(filter: AuditFilter): Array<[string, string]> {
+  return [
+    ['公司', companyText(filter.scope)],
+    ['模块', filter.module ? moduleText(filter.module) : '全部'],
+    ['操作', filter.actions.length > 0 ? filter.actions.map((action) => ACTION_LABELS[action]).join('、') : '全部'],
+    ['对象关键字', filter.keyword ?? '无'],
+    ['开始日期', filter.startDate ?? '不限'],
+    ['结束日期', filter.endDate ?? '不限'],
+  ];
+}

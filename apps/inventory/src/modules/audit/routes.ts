@@ -1,0 +1,96 @@
+import type { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import { API_PREFIX, attachmentHeader, errorResponses, PageOf, XLSX_MIME } from '@wms/platform';
+import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
+import { dailyAuditReport } from './daily-report.js';
+import { AUDIT_EXPORT_CAP, exportAuditLogs } from './export.js';
+import { auditLabels } from './labels.js';
+import { getAuditLog, listAuditLogs, listAuditModules } from './list-service.js';
+import {
+  AuditFilterQuery,
+  AuditLabelsView,
+  AuditLogParams,
+  AuditLogQuery,
+  AuditLogView,
+  DailyReportQuery,
+  ModuleOption,
+} from './schemas.js';
+
+/** spec §5: the audit list, detail and export (and the daily report built on them). */
+export const SYSTEM_AUDIT = 'system_audit';
+
+/** The workbook is streamed as it is written (rows are read in batches). */
+const xlsxResponse = { 200: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }), ...errorResponses };
+
+/**
+ * Audit views (spec 2.12, 2.13, 4.8; contract §4, §8): the list, one record, the export, the modules
+ * present, the static labels and the daily report. Records are written only by the audit triggers.
+ */
+export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) {
+  const tags = ['audit'];
+  const base = `${API_PREFIX}/audit`;
+  const cap = () => deps.config.auditExportCap ?? AUDIT_EXPORT_CAP;
+
+  app.get(`${base}/logs`, {
+    config: { permission: SYSTEM_AUDIT },
+    schema: {
+      tags,
+      summary: '审计日志（最新在前）：模块（入库 为分组）、操作（逗号分隔，含历史别名）、对象关键字、北京时间日期闭区间',
+      querystring: AuditLogQuery,
+      response: { 200: PageOf(AuditLogView), ...errorResponses },
+    },
+  }, (request) => listAuditLogs(ctxOf(deps, request), request.query));
+
+  app.get(`${base}/logs/export`, {
+    config: { permission: SYSTEM_AUDIT },
+    schema: {
+      tags,
+      summary: '导出审计日志 xlsx（筛选同列表，不分页）：汇总、审计日志、变更明细 三个工作表；上限 100000 条，截断写入文件名与汇总表',
+      querystring: AuditFilterQuery,
+      response: xlsxResponse,
+    },
+  }, async (request, reply) => {
+    const { fileName, stream } = await exportAuditLogs(ctxOf(deps, request), request.query, cap());
+    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(stream);
+  });
+
+  app.get(`${base}/logs/:id`, {
+    config: { permission: SYSTEM_AUDIT },
+    schema: {
+      tags,
+      summary: '审计记录详情；不存在或属于其他公司均为 404',
+      params: AuditLogParams,
+      response: { 200: AuditLogView, ...errorResponses },
+    },
+  }, (request) => getAuditLog(ctxOf(deps, request), request.params.id));
+
+  app.get(`${base}/modules`, {
+    schema: {
+      tags,
+      summary: '本公司审计记录中出现的模块 [{value,label}]；入库管理、采购入库、成品入库、库存管理 合并为一个选项 入库',
+      querystring: Type.Object({ company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })) }),
+      response: { 200: Type.Array(ModuleOption), ...errorResponses },
+    },
+  }, (request) => listAuditModules(ctxOf(deps, request), request.query.company));
+
+  app.get(`${base}/labels`, {
+    schema: {
+      tags,
+      summary: '审计显示用的静态标签：字段名、枚举值（先按模块+字段）、ID 引用、快照视图、隐藏字段、模块显示名',
+      response: { 200: AuditLabelsView, ...errorResponses },
+    },
+  }, () => auditLabels());
+
+  app.get(`${base}/daily-report`, {
+    config: { permission: SYSTEM_AUDIT },
+    schema: {
+      tags,
+      summary: '审计日报 xlsx：北京时间某日按模块、按人员的新增/修改/删除数量及明细（规则同导出）',
+      querystring: DailyReportQuery,
+      response: xlsxResponse,
+    },
+  }, async (request, reply) => {
+    const { fileName, stream } = await dailyAuditReport(ctxOf(deps, request), request.query, cap());
+    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(stream);
+  });
+}

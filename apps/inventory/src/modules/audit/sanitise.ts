@@ -1,0 +1,81 @@
+/**
+ * The response rules of spec 2.12 for what a stored audit record may show. Everything here builds new
+ * values: the stored record is never changed.
+ */
+
+/** A field name that holds a credential; removed at every depth. */
+const CREDENTIAL_FIELD = /password|passwd|secret|token|private_key/i;
+
+/**
+ * An object representation a program wrote instead of a value ('<User 5>', '<Decimal 1.5>'): '<', a
+ * class name, a space, content, '>'. A remark like '<急件>' has no class name and a space, so it stays.
+ */
+const OBJECT_REPRESENTATION = /^<[A-Za-z_][A-Za-z0-9_.]* .+>$/s;
+
+export const isCredentialField = (name: string): boolean => CREDENTIAL_FIELD.test(name);
+export const isObjectRepresentation = (value: unknown): boolean => typeof value === 'string' && OBJECT_REPRESENTATION.test(value);
+
+const DROPPED = Symbol('dropped');
+
+function cleanAny(value: unknown): unknown {
+  if (isObjectRepresentation(value)) return DROPPED;
+  if (Array.isArray(value)) return value.map(cleanAny).filter((item) => item !== DROPPED);
+  if (value !== null && typeof value === 'object') {
+    const clean: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (isCredentialField(key)) continue;
+      const kept = cleanAny(inner);
+      if (kept !== DROPPED) clean[key] = kept;
+    }
+    return clean;
+  }
+  return value;
+}
+
+/** A value without credential fields (any depth) and without object representations (dropped, or null at the top). */
+export function cleanValue(value: unknown): unknown {
+  const clean = cleanAny(value);
+  return clean === DROPPED ? null : clean;
+}
+
+export interface AuditChange {
+  field: string;
+  old: unknown;
+  new: unknown;
+}
+
+const isBlank = (value: unknown) => value === null || value === undefined || value === '';
+
+/**
+ * The changes a reader should see: no credential field, object representations read as empty, and
+ * no change left that is only null ↔ '' (or that stripping made equal).
+ */
+export function visibleChanges(changes: unknown): AuditChange[] {
+  if (!Array.isArray(changes)) return [];
+  const visible: AuditChange[] = [];
+  for (const change of changes) {
+    if (change === null || typeof change !== 'object') continue;
+    const { field, old: before, new: after } = change as Record<string, unknown>;
+    if (typeof field !== 'string' || isCredentialField(field)) continue;
+    const oldValue = cleanValue(before ?? null);
+    const newValue = cleanValue(after ?? null);
+    if (field !== CREDENTIAL_PLACEHOLDER && isBlank(oldValue) && isBlank(newValue)) continue;
+    if (field !== CREDENTIAL_PLACEHOLDER && JSON.stringify(oldValue) === JSON.stringify(newValue)) continue;
+    visible.push({ field, old: oldValue, new: newValue });
+  }
+  return visible;
+}
+
+/** The trigger's stand-in change when only a credential column changed (never its value). */
+export const CREDENTIAL_PLACEHOLDER = 'credentials';
+
+/** The details of a record as answered: every part cleaned, changes filtered. */
+export function cleanDetails(details: unknown): Record<string, unknown> {
+  if (details === null || typeof details !== 'object' || Array.isArray(details)) return {};
+  const clean: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details)) {
+    if (isCredentialField(key)) continue;
+    clean[key] = key === 'changes' ? visibleChanges(value) : cleanValue(value);
+  }
+  return clean;
+}

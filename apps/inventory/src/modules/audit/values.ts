@@ -1,0 +1,34 @@
+const BEIJING_OFFSET_MS = 8 * 3600_000;
+
+/** Audit times are always Beijing time (spec 2.12): ISO 8601 with +08:00. */
+export function beijingIso(at: Date): string {
+  return new Date(at.getTime() + BEIJING_OFFSET_MS).toISOString().replace('Z', '+08:00');
+}
+
+/** The Beijing calendar day of an instant. */
+export const beijingDay = (at: Date): string => beijingIso(at).slice(0, 10);
+
+const DECIMAL_TEXT = /^-?\d+\.\d+$/;
+
+/**
+ * A quantity as shown (spec 2.1): a meaningless trailing .0 is dropped ('5.000' → '5', '2.50' → '2.5');
+ * numbers print as JSON numbers do. Text that is not a decimal is left alone.
+ */
+export function displayQuantity(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string' && DECIMAL_TEXT.test(value.trim())) return value.trim().replace(/0+$/, '').replace(/\.$/, '');
+  return value === null || value === undefined ? '' : String(value);
+}
+
+/** The request URL's tail (spec 2.12 rule 3): without the /api/vN prefix and without the query. */
+export function sourceOf(requestUrl: string | null): string | null {
+  if (!requestUrl) return null;
+  const path = requestUrl.split(/[?#]/, 1)[0]!.replace(/^\/api\/v\d+(?=\/|$)/, '');
+  return path || '/';
+}
+
+/** A unit worth printing: the material's unit unless it is purely numeric (an import artefact). */
+export function printableUnit(unit: string | null | undefined): string {
+  const text = unit?.trim() ?? '';
+  return /^[\d.\s]+$/.test(text) ? '' : text;
+}
