@@ -66,6 +66,9 @@ describe('reserveStock and releaseReservation (shared by outbound, borrow and sc
   let t: TestInventory;
   beforeAll(async () => {
     t = await buildTestInventory();
+    // companies exist through their users (decisions, Platform 17)
+    await t.user('WAREHOUSE_MGR', 'ALPHA');
+    await t.user('WAREHOUSE_MGR', 'BETA');
   });
   afterAll(() => t.close());
 

@@ -1,0 +1,94 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { pageOf, pagingOf, queryRows, toQuantity, type UseCaseContext } from '@wms/platform';
+import { borrowRequests, outboundRequests, purchaseRequests, scrapRequests } from '../../db/schema/index.js';
+import { statusLabel as borrowStatusLabel } from '../borrow/request-status.js';
+import { statusLabel as outboundStatusLabel } from '../outbound/request-status.js';
+import { purchaseStatusLabel } from '../purchase/purchase-status.js';
+import { statusLabel as scrapStatusLabel } from '../scrap/request-status.js';
+import type { MyRequestsQuery, MyRequestView } from './schemas.js';
+
+export const MY_REQUEST_SOURCES = ['outbound', 'borrow', 'scrap', 'purchase'] as const;
+export type MyRequestSource = (typeof MY_REQUEST_SOURCES)[number];
+
+const STATUS_LABEL: Record<MyRequestSource, (status: number) => string> = {
+  outbound: outboundStatusLabel,
+  borrow: borrowStatusLabel,
+  scrap: scrapStatusLabel,
+  purchase: purchaseStatusLabel,
+};
+
+interface MyRequestRow {
+  biz_type: MyRequestSource;
+  id: number;
+  request_no: string | null;
+  status: number;
+  company_name: string;
+  line_count: number;
+  total_quantity: string | null;
+  remark: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/**
+ * One SELECT per source, each the caller's own requests only (applicant, or requester for purchases),
+ * in the shape every source shares. Every request table's items_json lines carry `quantity`.
+ */
+function sources(ctx: UseCaseContext): Record<MyRequestSource, SQL> {
+  const me = ctx.actor.id;
+  const linesOf = (items: unknown) => sql`jsonb_array_length(${items})::int as line_count,
+    (select sum((line->>'quantity')::numeric) from jsonb_array_elements(${items}) line)::text as total_quantity`;
+  return {
+    outbound: sql`select 'outbound' as biz_type, ${outboundRequests.id} as id, null::text as request_no, ${outboundRequests.status} as status,
+      ${outboundRequests.companyName} as company_name, ${linesOf(outboundRequests.itemsJson)}, ${outboundRequests.remark} as remark,
+      ${outboundRequests.createdAt} as created_at, ${outboundRequests.updatedAt} as updated_at
+      from ${outboundRequests} where ${outboundRequests.applicantId} = ${me}`,
+    borrow: sql`select 'borrow', ${borrowRequests.id}, null::text, ${borrowRequests.status}, ${borrowRequests.companyName},
+      ${linesOf(borrowRequests.itemsJson)}, ${borrowRequests.remark}, ${borrowRequests.createdAt}, ${borrowRequests.updatedAt}
+      from ${borrowRequests} where ${borrowRequests.applicantId} = ${me}`,
+    scrap: sql`select 'scrap', ${scrapRequests.id}, null::text, ${scrapRequests.status}, ${scrapRequests.companyName},
+      ${linesOf(scrapRequests.itemsJson)}, ${scrapRequests.reason}, ${scrapRequests.createdAt}, ${scrapRequests.updatedAt}
+      from ${scrapRequests} where ${scrapRequests.applicantId} = ${me}`,
+    purchase: sql`select 'purchase', ${purchaseRequests.id}, ${purchaseRequests.requestNo}, ${purchaseRequests.status}, ${purchaseRequests.companyName},
+      1, ${purchaseRequests.quantity}::text, ${purchaseRequests.remark}, ${purchaseRequests.createdAt}, ${purchaseRequests.updatedAt}
+      from ${purchaseRequests} where ${purchaseRequests.requesterId} = ${me}`,
+  };
+}
+
+/**
+ * GET /common/my-requests: the caller's own requests across outbound, borrow, scrap and purchase,
+ * newest first, paged in the database: one UNION ALL for the page and one for the total.
+ */
+export async function listMyRequests(ctx: UseCaseContext, query: MyRequestsQuery) {
+  const paging = pagingOf(query);
+  const wanted = query.biz_type ? [query.biz_type] : [...MY_REQUEST_SOURCES];
+  const all = sources(ctx);
+  const union = sql.join(wanted.map((source) => sql`(${all[source]})`), sql` union all `);
+  const statusFilter = query.status === undefined ? sql`` : sql`where mine.status = ${query.status}`;
+  const mine = sql`(${union}) mine(biz_type, id, request_no, status, company_name, line_count, total_quantity, remark, created_at, updated_at)`;
+  return ctx.read(async (q) => {
+    const rows = await queryRows<MyRequestRow>(
+      q,
+      sql`select * from ${mine} ${statusFilter} order by mine.created_at desc, mine.biz_type, mine.id desc
+          limit ${paging.limit} offset ${paging.offset}`,
+    );
+    const [total] = await queryRows<{ n: number }>(q, sql`select count(*)::int as n from ${mine} ${statusFilter}`);
+    return pageOf(rows.map(toMyRequestView), total?.n ?? 0, paging);
+  });
+}
+
+function toMyRequestView(row: MyRequestRow): MyRequestView {
+  return {
+    biz_type: row.biz_type,
+    id: row.id,
+    request_no: row.request_no,
+    status: row.status,
+    status_label: STATUS_LABEL[row.biz_type](row.status),
+    company_name: row.company_name,
+    line_count: row.line_count,
+    total_quantity: toQuantity(row.total_quantity),
+    remark: row.remark,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}

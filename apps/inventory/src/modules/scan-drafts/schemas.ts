@@ -1,0 +1,90 @@
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { NonNegativeQuantity, validationFailed } from '@wms/platform';
+import { SCAN_DRAFT_BIZ_TYPES } from '../../db/schema/index.js';
+
+export const BizTypeSchema = Type.Union(SCAN_DRAFT_BIZ_TYPES.map((type) => Type.Literal(type)), {
+  description: '业务类型: outbound, borrow, scrap, purchase, stocktake',
+});
+
+/** A request id as the flows name it: a number (outbound, borrow, scrap, purchase) or a session uuid. */
+const RequestId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })], {
+  description: '申请 id（数字）或盘点会话 session_id',
+});
+
+const Text = (maxLength = 200) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+const Id = Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]));
+
+/** One scanned line with the display fields the handheld shows again when the draft is reopened. */
+export const DraftItem = Type.Object({
+  barcode: Text(128),
+  sku: Text(128),
+  stock_id: Id,
+  source_table: Text(32),
+  base_id: Id,
+  name: Text(),
+  material_name: Text(),
+  specification: Text(),
+  spec_model: Text(),
+  unit: Text(32),
+  location: Text(),
+  warehouse_location: Text(),
+  batch_number: Text(128),
+  serial_number: Text(128),
+  quantity: Type.Optional(NonNegativeQuantity),
+  scanned_quantity: Type.Optional(NonNegativeQuantity),
+  requested_quantity: Type.Optional(NonNegativeQuantity),
+  remark: Text(500),
+});
+export type DraftItem = Static<typeof DraftItem>;
+
+export const DraftKeyQuery = Type.Object({
+  biz_type: BizTypeSchema,
+  request_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+});
+export type DraftKeyQuery = Static<typeof DraftKeyQuery>;
+
+export const SaveDraftKey = Type.Object({ biz_type: BizTypeSchema, request_id: RequestId });
+
+export const SaveDraftBody = Type.Object({
+  ...SaveDraftKey.properties,
+  items: Type.Array(DraftItem, { maxItems: 2000, description: '整单覆盖; 空数组删除草稿' }),
+});
+export type SaveDraftBody = Static<typeof SaveDraftBody>;
+
+export const DraftView = Type.Object({
+  id: Type.Integer(),
+  user_id: Type.Integer(),
+  biz_type: Type.String(),
+  request_id: Type.Union([Type.Integer(), Type.String()]),
+  items: Type.Array(DraftItem),
+  updated_at: Type.String(),
+});
+export type DraftView = Static<typeof DraftView>;
+
+export const SaveResult = Type.Object({
+  saved: Type.Boolean(),
+  deleted: Type.Boolean(),
+  draft: Type.Union([DraftView, Type.Null()]),
+});
+
+export const DeleteResult = Type.Object({ deleted: Type.Boolean() });
+
+export const OverviewItem = Type.Object({
+  biz_type: Type.String(),
+  request_id: Type.Union([Type.Integer(), Type.String()]),
+  lines: Type.Integer({ description: '草稿中的行数' }),
+  scanned_quantity: Type.Number({ description: '已扫描数量合计' }),
+  requested_quantity: Type.Union([Type.Number(), Type.Null()], { description: '行上带的申请数量合计（没有则为 null）' }),
+  updated_at: Type.String(),
+});
+
+/** DELETE names the draft in the query or in an optional JSON body; both parts are required in one of them. */
+export function draftKeyOf(query: Partial<DraftKeyQuery>, body: unknown): DraftKeyQuery {
+  const sent = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const key = { biz_type: query.biz_type ?? sent.biz_type, request_id: query.request_id ?? sent.request_id };
+  if (key.request_id === undefined) throw validationFailed('缺少必填字段 request_id', { field: 'request_id' });
+  key.request_id = String(key.request_id);
+  if (!Value.Check(DraftKeyQuery, key)) throw validationFailed('字段 biz_type 或 request_id 不合法', { field: 'biz_type' });
+  return key;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { TestInventory } from './helpers.js';
+import { materialWithStock, submitOk, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
+
+let t: TestInventory;
+let w: OutboundWorld;
+
+useOutboundWorld((built) => ({ t, w } = built));
+
+async function created(response: { statusCode: number; body: string; json: () => unknown }) {
+  if (response.statusCode !== 201 && response.statusCode !== 200) throw new Error(`${response.statusCode}: ${response.body}`);
+  return response.json() as Record<string, unknown>;
+}
+
+describe('GET /common/my-requests', () => {
+  it('lists the caller’s own outbound, borrow, scrap and purchase requests, newest first, paged', async () => {
+    const applicant = w.op; // OUTBOUND: outbound_selection, op_borrow_apply, scrap_apply; purchase needs only a login
+    const { material, rows } = await materialWithStock(t, 'ALPHA', [20]);
+    const outbound = await submitOk(t, applicant.token, [{ base_id: material.id, quantity: 2 }]);
+    const borrow = await created(await t.request('POST', '/api/v1/borrow/request', {
+      token: applicant.token,
+      body: { items: [{ base_id: material.id, quantity: 3 }], remark: '借用' },
+    }));
+    const scrap = await created(await t.request('POST', '/api/v1/scrap/request', {
+      token: applicant.token,
+      body: { mode: 'scan', reason: '损坏', reason_category: '库存报废', items: [{ source_table: rows[0]!.source_table, stock_id: rows[0]!.id, scrap_qty: 1.5 }] },
+    }));
+    const purchase = await created(await t.request('POST', '/api/v1/purchase', {
+      token: applicant.token,
+      body: { items: [{ base_id: material.id, quantity: 7, purchase_date: '2026-11-20' }] },
+    }));
+    await submitOk(t, w.sales.token, [{ base_id: material.id, quantity: 1 }]); // someone else's
+
+    const page = await t.request('GET', '/api/v1/common/my-requests?limit=10', { token: applicant.token });
+    expect(page.statusCode).toBe(200);
+    const body = page.json();
+    expect(body.total).toBe(4);
+    const purchaseRequest = (purchase.requests as Array<{ id: number; request_no: string }>)[0]!;
+    expect(body.items.map((item: { biz_type: string; id: number }) => [item.biz_type, item.id])).toEqual([
+      ['purchase', purchaseRequest.id],
+      ['scrap', scrap.id],
+      ['borrow', borrow.id],
+      ['outbound', outbound.id],
+    ]);
+    expect(body.items[0]).toMatchObject({ request_no: purchaseRequest.request_no, status: 0, status_label: '待审批', total_quantity: 7 });
+    expect(body.items[1]).toMatchObject({ line_count: 1, total_quantity: 1.5, remark: '损坏' });
+    expect(body.items[3]).toMatchObject({ line_count: 1, total_quantity: 2, company_name: 'ALPHA' });
+
+    const secondPage = await t.request('GET', '/api/v1/common/my-requests?limit=3&page=2', { token: applicant.token });
+    expect(secondPage.statusCode, secondPage.body).toBe(200);
+    const second = secondPage.json();
+    expect(second).toMatchObject({ total: 4, page: 2, limit: 3 });
+    expect(second.items.map((item: { biz_type: string }) => item.biz_type)).toEqual(['outbound']);
+
+    const onlyScrap = (await t.request('GET', '/api/v1/common/my-requests?biz_type=scrap', { token: applicant.token })).json();
+    expect(onlyScrap.items.map((item: { id: number }) => item.id)).toEqual([scrap.id]);
+    expect((await t.request('GET', '/api/v1/common/my-requests?biz_type=gift', { token: applicant.token })).statusCode).toBe(400);
+    expect((await t.request('GET', '/api/v1/common/my-requests')).statusCode).toBe(401);
+  });
+});
+
+describe('GET /common/labels', () => {
+  it('answers the dictionary of enumerated values, request statuses per flow', async () => {
+    const labels = (await t.request('GET', '/api/v1/common/labels', { token: w.sales.token })).json();
+    expect(labels.stock_status.map((option: { value: string }) => option.value)).toEqual(['在库', '冻结', '不良品']);
+    const third = (flow: string) => labels.request_status[flow].find((option: { value: number }) => option.value === 3).label;
+    expect([third('outbound'), third('scrap'), third('purchase')]).toEqual(['已出库', '已执行', '已完成']);
+    expect(labels.scrap_reason_category.map((option: { value: string }) => option.value)).toContain('库存报废');
+  });
+});
