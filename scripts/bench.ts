@@ -6,7 +6,7 @@
  *   BENCH_DATABASE_URL  server for the scratch databases (default postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_SECONDS       length of each phase (default 20; 5 for a quick run)
  *   BENCH_PROFILE=1     V8 CPU profile of the server per phase, summarized, files in .bench/
- *   BENCH_ONLY=a,b      only these phases: submit, hot, scan, floor, execute
+ *   BENCH_ONLY=a,b      only these phases: submit, hot, scan, floor, execute, stocktake, audit
  *   BENCH_KEEP=1        keep the scratch databases
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,8 @@ import { installQueryMeter } from './bench/query-meter.js';
 import { judge, renderReport, type BenchReport, type RawName } from './bench/report.js';
 import { createScratchDatabase, deadlocksOf } from './bench/scratch-database.js';
 import { readSettings, RESULTS_DIR, type BenchSettings } from './bench/settings.js';
+import { runStocktakePhase } from './bench/stocktake-phase.js';
+import { runAuditPhase } from './bench/audit-phase.js';
 
 const SUBMIT_CLIENTS = 8;
 const HOT_CLIENTS = 50;
@@ -57,7 +59,7 @@ async function phases(run: Run): Promise<void> {
   const { settings, product } = run;
   const T = String(settings.seconds);
   const { applicants, operators, managers } = product.users;
-  const needsPending = wanted(settings, 'scan') || wanted(settings, 'execute');
+  const needsPending = wanted(settings, 'scan') || wanted(settings, 'execute') || wanted(settings, 'audit');
 
   const submit: PhaseSpec = {
     name: 'submit',
@@ -120,6 +122,15 @@ async function phases(run: Run): Promise<void> {
       tokens: managers,
       workload: { kind: 'execute', jobs: pending.jobs },
     });
+  }
+  if (wanted(settings, 'stocktake')) {
+    log('product stocktake: merged-list, generate-missing and export of a 5,000-item count (target 2 s each)');
+    await runStocktakePhase(product, log);
+  }
+  if (pending && wanted(settings, 'audit')) {
+    log('product audit: export of 100,000 audit records while scans run (target 5 s, 256 MB, scan p99 within 2x)');
+    const workload = { kind: 'scan' as const, barcodes: product.wideBarcodes, requestId: pending.scanRequestId };
+    await runAuditPhase(settings, product, run.generator, { tokens: operators.slice(0, SCAN_CLIENTS), workload }, log);
   }
 }
 

@@ -1,17 +1,27 @@
 import { fileURLToPath } from 'node:url';
-import { createLockStore, createTokenService, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
+import { createCredentialThrottle, createLockStore, createTokenService, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
 import type { InventoryConfig } from './config.js';
 import type { InventoryDeps, InventoryFastify } from './app-types.js';
 import { bootstrapInventory, type BootstrapResult } from './bootstrap.js';
 import { createActorLoader } from './modules/identity/actor-loader.js';
 import { registerIdentityRoutes } from './modules/identity/routes.js';
 import { registerMaterialRoutes } from './modules/materials/routes.js';
+import { registerBomRoutes } from './modules/bom/routes.js';
+import { registerImportRoutes } from './modules/import/routes.js';
 import { registerStockRoutes } from './modules/stock/routes.js';
 import { registerOutboundRoutes } from './modules/outbound/routes.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
+import { registerAuditRoutes } from './modules/audit/routes.js';
 import { registerReturnRoutes } from './modules/returns/routes.js';
 import { registerDefectiveRoutes } from './modules/defective/routes.js';
 import { registerBorrowRoutes } from './modules/borrow/routes.js';
+import { registerStocktakeRoutes } from './modules/stocktake/routes.js';
+import { registerScrapRoutes } from './modules/scrap/routes.js';
+import { registerScanDraftRoutes } from './modules/scan-drafts/routes.js';
+import { registerCommonRoutes } from './modules/common/routes.js';
+import { registerPurchaseRoutes } from './modules/purchase/routes.js';
+import { registerSupplierRoutes } from './modules/suppliers/routes.js';
+import { registerMailOutboxRoutes } from './modules/notifications/mail-outbox-routes.js';
 import { installMailer } from './modules/notifications/mailer.js';
 import { registerIntegrationRoutes } from './modules/integrations/routes.js';
 import { installOutboxDispatcher, type DispatcherOptions } from './modules/integrations/install-dispatcher.js';
@@ -44,19 +54,30 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
     nodeEnv: config.nodeEnv,
     database: { url: config.databaseUrl, migrationsFolder: INVENTORY_MIGRATIONS },
     locks: () => options.locks ?? createLockStore(config.redisUrl),
+    throttle: () => createCredentialThrottle({ redisUrl: config.redisUrl, limits: config.credentialLimits, namespace: 'inventory' }),
     bootstrap: (database) => bootstrapInventory(database, { username: config.adminUsername, password: config.adminPassword }),
     tokens: createTokenService(config.jwtSecret, INVENTORY_AUDIENCE),
     loadActor: createActorLoader,
-    modules: ({ app, database, tokens, locks }) => {
-      const deps: InventoryDeps = { config, database, tokens, locks };
+    modules: ({ app, database, tokens, locks, throttle }) => {
+      const deps: InventoryDeps = { config, database, tokens, locks, throttle };
       registerSystemRoutes(app, deps);
+      registerAuditRoutes(app, deps);
       registerIdentityRoutes(app, deps);
       registerMaterialRoutes(app, deps);
+      registerBomRoutes(app, deps);
+      registerImportRoutes(app, deps);
       registerStockRoutes(app, deps);
       registerOutboundRoutes(app, deps);
       registerReturnRoutes(app, deps);
       registerDefectiveRoutes(app, deps);
       registerBorrowRoutes(app, deps);
+      registerStocktakeRoutes(app, deps);
+      registerScrapRoutes(app, deps);
+      registerScanDraftRoutes(app, deps);
+      registerCommonRoutes(app, deps);
+      registerPurchaseRoutes(app, deps);
+      registerSupplierRoutes(app, deps);
+      registerMailOutboxRoutes(app, deps);
       installMailer(app, deps);
       registerIntegrationRoutes(app, deps);
       installOutboxDispatcher(app, deps, options.dispatcher);

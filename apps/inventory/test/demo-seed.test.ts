@@ -27,5 +27,12 @@ describe('demo data', () => {
     const login = await t.login('alpha_wh', DEMO_PASSWORD);
     expect(login.statusCode).toBe(200);
     expect(login.json().user).toMatchObject({ role: 'WAREHOUSE_MGR', company_name: 'ALPHA' });
+
+    // published BOMs, and finished products that name the version they were built from
+    const boms = await t.request('GET', '/api/v1/bom/list', { token: login.json().token });
+    expect(boms.json().total).toBeGreaterThanOrEqual(2);
+    expect(boms.json().items[0].children.length).toBeGreaterThan(0);
+    const built = (await q(`select count(*)::int as n from stock_rows where bom_version_id is not null`)).rows[0] as unknown as { n: number };
+    expect(built.n).toBeGreaterThan(0);
   });
 });

@@ -120,9 +120,10 @@ describe('material master data', () => {
       await create(alphaMgr.token, body);
     });
 
-    it('documents every material path in the OpenAPI document', async () => {
+    it('documents every material path in the OpenAPI document, the trailing-slash twin left out', async () => {
       const paths = Object.keys((await t.request('GET', '/api/v1/openapi.json')).json().paths);
-      for (const path of ['', '/', '/{id}', '/export', '/ext-summary', '/spec-suggestions']) expect(paths).toContain(`${BASE}${path}`);
+      for (const path of ['', '/{id}', '/export', '/ext-summary', '/spec-suggestions']) expect(paths).toContain(`${BASE}${path}`);
+      expect(paths).not.toContain(`${BASE}/`);
     });
 
     it('deletes a material and answers { id, deleted: true }', async () => {

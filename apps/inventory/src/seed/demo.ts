@@ -1,10 +1,11 @@
 import { count } from 'drizzle-orm';
 import { DEMO_COMPANIES, DEMO_PASSWORD, DEMO_PRODUCT_SERIALS, hashPassword, type Database, type Tx } from '@wms/platform';
 import { materials, stockRows, users, type StockKind } from '../db/schema/index.js';
+import { seedDemoBoms } from './demo-bom.js';
 
 /**
  * Demo data that makes the product explorable (issue 2): two companies, a user for every role in each,
- * a few dozen materials in category trees, and stock rows of all three kinds in nested locations.
+ * a few dozen materials in category trees, published BOMs, and stock rows of all three kinds in nested locations.
  * Loaded only into an empty database.
  */
 const DEMO_ROLES = [
@@ -87,6 +88,7 @@ async function seedCompanyStock(tx: Tx, company: string) {
     )
     .returning({ id: materials.id, category: materials.category });
   const kinds = materialsOf(company);
+  const builtFrom = await seedDemoBoms(tx, company, inserted.map((material, index) => ({ id: material.id, name: kinds[index]!.name, spec: kinds[index]!.spec })));
   let serialIndex = 0;
   const stock = inserted.flatMap((material, index) => {
     const kind = kinds[index]!.kind;
@@ -106,6 +108,7 @@ async function seedCompanyStock(tx: Tx, company: string) {
         serialNumber: serial,
         inDate: '2026-11-01',
         unitCost: kind === 'stock_buy' ? '1.00' : null,
+        bomVersionId: kind === 'stock_product' ? (builtFrom.get(material.id) ?? null) : null,
       };
     });
   });

@@ -1,9 +1,10 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError, translateDatabaseError } from '../errors.js';
 import { clientErrorHandler, frameworkErrorHandler, refuseNulCharacters } from './input-guards.js';
+import { registerOpenApi } from './openapi.js';
+import { registerUploads, uploadErrorOf } from './uploads.js';
 import { createValidatorCompiler, describeValidationError } from './validation.js';
 
 export const API_PREFIX = '/api/v1';
@@ -35,19 +36,8 @@ export async function createServiceApp(options: ServiceAppOptions) {
   // registered before the guards' own preHandler hooks, so a NUL never reaches a lock or a handler
   app.addHook('preHandler', refuseNulCharacters);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: options.title, description: options.description, version: '1.0.0' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        },
-      },
-      security: [{ bearer: [] }],
-    },
-  });
+  await registerOpenApi(app, { title: options.title, description: options.description });
+  await registerUploads(app);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), public: true };
   });
@@ -97,6 +87,8 @@ function toAppError(error: FastifyError, validationStatus: number): AppError | u
     const { msg, field } = describeValidationError(error.validation, error.validationContext ?? 'body');
     return new AppError('VALIDATION_FAILED', msg, { field }, validationStatus);
   }
+  const uploadError = uploadErrorOf(error);
+  if (uploadError) return uploadError;
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

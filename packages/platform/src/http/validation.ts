@@ -84,3 +84,17 @@ function allowedValuesAt(errors: AjvLikeError[], first: AjvLikeError): unknown[]
     .filter((error) => error.keyword === 'const' && error.instancePath === first.instancePath)
     .map((error) => error.params?.allowedValue);
 }
+
+export type ValueCheck<T> = { ok: true; value: T } | { ok: false; msg: string; field: string };
+
+/**
+ * A checker with the body rules (no coercion, unknown fields removed, the same Chinese messages), for
+ * values that arrive outside a route schema: upload form fields, spreadsheet rows.
+ */
+export function compileValueChecker<T>(schema: object): (value: unknown) => ValueCheck<T> {
+  const validate = buildAjv(false).compile(schema);
+  return (value) => {
+    if (validate(value)) return { ok: true, value: value as T };
+    return { ok: false, ...describeValidationError(validate.errors ?? [], 'value') };
+  };
+}

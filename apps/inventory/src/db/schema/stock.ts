@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bomVersions } from './bom.js';
 import { materials } from './materials.js';
 
 export const STOCK_KINDS = ['stock_buy', 'stock_semi', 'stock_product'] as const;
@@ -34,6 +35,8 @@ export const stockRows = pgTable(
     requestId: integer('request_id'),
     unitCost: numeric('unit_cost', { precision: 12, scale: 2 }),
     remark: text('remark'),
+    /** stock_product only: the published BOM version the product was built from (decisions, BOM and import). */
+    bomVersionId: integer('bom_version_id').references(() => bomVersions.id, { onDelete: 'restrict' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -45,6 +48,8 @@ export const stockRows = pgTable(
     check('stock_rows_kind', sql`${t.sourceTable} IN ('stock_buy', 'stock_semi', 'stock_product')`),
     check('stock_rows_status', sql`${t.status} IN ('在库', '冻结', '不良品')`),
     check('stock_rows_product_has_no_batch', sql`${t.sourceTable} <> 'stock_product' OR ${t.batchNumber} IS NULL`),
+    check('stock_rows_bom_version_only_on_products', sql`${t.sourceTable} = 'stock_product' OR ${t.bomVersionId} IS NULL`),
+    index('stock_rows_bom_version_idx').on(t.bomVersionId),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { count, eq } from 'drizzle-orm';
 import { AppError, type Tx } from '@wms/platform';
-import { stockRows } from '../../db/schema/index.js';
+import { bomLines, bomVersions, purchaseRequests, stockRows } from '../../db/schema/index.js';
 
 /** Something that keeps a material from being deleted while it refers to it. */
 export interface MaterialUsageCheck {
@@ -21,7 +21,27 @@ export const MATERIAL_USAGE_CHECKS: readonly MaterialUsageCheck[] = [
       return row?.n ?? 0;
     },
   },
-  // BOM lines (as parent or child) join here when the BOM module exists.
+  {
+    label: '采购申请',
+    count: async (tx, baseId) => {
+      const [row] = await tx.select({ n: count() }).from(purchaseRequests).where(eq(purchaseRequests.baseId, baseId));
+      return row?.n ?? 0;
+    },
+  },
+  {
+    label: 'BOM 版本（作为父件）',
+    count: async (tx, baseId) => {
+      const [row] = await tx.select({ n: count() }).from(bomVersions).where(eq(bomVersions.parentId, baseId));
+      return row?.n ?? 0;
+    },
+  },
+  {
+    label: 'BOM 子件行',
+    count: async (tx, baseId) => {
+      const [row] = await tx.select({ n: count() }).from(bomLines).where(eq(bomLines.childId, baseId));
+      return row?.n ?? 0;
+    },
+  },
 ];
 
 /** Refuses with IN_USE, naming every use, while anything still refers to the material. */

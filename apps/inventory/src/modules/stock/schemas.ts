@@ -39,6 +39,7 @@ export const StockRowView = Type.Object({
   in_date: Type.Union([Type.String(), Type.Null()]),
   production_date: Type.Union([Type.String(), Type.Null()]),
   request_id: Type.Union([Type.Integer(), Type.Null()]),
+  bom_version_id: Type.Union([Type.Integer(), Type.Null()], { description: '成品: 生产所依据的 BOM 版本 ID' }),
   unit_cost: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: '需 inbound_purchase:unit_price, 否则不返回' })),
   referencePrice: Type.Optional(
     Type.Union([Type.Number(), Type.Null()], { description: '物料参考价; 需 material_list:referencePrice, 否则不返回' }),
@@ -62,6 +63,7 @@ export const StockInBody = Type.Object({
   request_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
   unit_cost: Type.Optional(Nullable(UnitCost)),
   remark: Type.Optional(Nullable(Remark)),
+  bom_version_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647, description: '仅成品: 生产所依据的已发布 BOM 版本 ID（须为本物料、本公司的版本）' }))),
   company_name: Type.Optional(CompanyName),
 });
 export type StockInBody = Static<typeof StockInBody>;
@@ -76,6 +78,7 @@ export const UpdateStockBody = Type.Object({
   production_date: Type.Optional(Nullable(CalendarDate)),
   unit_cost: Type.Optional(Nullable(UnitCost)),
   remark: Type.Optional(Nullable(Remark)),
+  bom_version_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647, description: '仅成品: 生产所依据的已发布 BOM 版本 ID（须为本物料、本公司的版本）' }))),
 });
 export type UpdateStockBody = Static<typeof UpdateStockBody>;
 

@@ -26,6 +26,7 @@ export function toStockRowView(row: StockRowWithMaterial, prices: PriceVisibilit
     in_date: row.inDate,
     production_date: row.productionDate,
     request_id: row.requestId,
+    bom_version_id: row.bomVersionId,
     remark: row.remark,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

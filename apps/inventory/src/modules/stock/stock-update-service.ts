@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { AppError, Decimal, toDecimalString, validationFailed, type UseCaseContext } from '@wms/platform';
 import { stockRows, type StockRow } from '../../db/schema/index.js';
+import { checkBuiltFrom } from '../bom/built-from.js';
 import { scheduleLowStockCheck } from '../notifications/low-stock.js';
 import { checkKindFields } from './kind-fields.js';
 import { normalizeLocation } from './location.js';
@@ -11,10 +12,11 @@ import { toStockRowView } from './stock-mapper.js';
 import { lockScopedStockRow, materialOf, type StockRowWithMaterial } from './stock-rows.js';
 
 type StockPatch = Partial<Pick<typeof stockRows.$inferInsert,
-  'stockQuantity' | 'warehouseLocation' | 'batchNumber' | 'serialNumber' | 'inDate' | 'productionDate' | 'unitCost' | 'remark'>>;
+  'stockQuantity' | 'warehouseLocation' | 'batchNumber' | 'serialNumber' | 'inDate' | 'productionDate' | 'unitCost' | 'remark' | 'bomVersionId'>>;
 
 const EDITABLE_FIELDS = [
   'stock_quantity', 'warehouse_location', 'batch_number', 'serial_number', 'in_date', 'production_date', 'unit_cost', 'remark',
+  'bom_version_id',
 ] as const;
 
 /**
@@ -30,6 +32,8 @@ export async function updateStockRow(ctx: UseCaseContext, id: number, input: Upd
   const row = await ctx.transaction(async (tx) => {
     const current = await lockScopedStockRow(tx, ctx.scope(), id, input.source_table);
     const patch = patchOf(current, input);
+    const bomVersionId = await checkBuiltFrom(tx, current, input.bom_version_id);
+    if (bomVersionId !== undefined && bomVersionId !== current.bomVersionId) patch.bomVersionId = bomVersionId;
     if (Object.keys(patch).length === 0) return current;
     if (patch.stockQuantity !== undefined) assertCoversHeldQuantity(current, patch.stockQuantity);
     const [updated] = await tx
