@@ -2,7 +2,7 @@ import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { companyCondition, isCrossDomain, likePattern, toQuantity, toQuantityOrZero, type UseCaseContext } from '@wms/platform';
 import { materials, purchaseRequests, suppliers } from '../../db/schema/index.js';
 import { hiddenMaterialFields } from '../materials/field-permissions.js';
-import { companyPermissionHolders } from '../notifications/low-stock-recipients.js';
+import { companyPermissionHolders } from '../identity/permission-holders.js';
 import { matchMaterial, toCandidate } from './material-match.js';
 import { PURCHASE_APPROVER_CODE } from './purchase-mail.js';
 import { purchasePriceVisibility } from './purchase-views.js';

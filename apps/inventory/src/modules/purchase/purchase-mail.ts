@@ -1,5 +1,5 @@
 import { toQuantityOrZero, type UseCaseContext } from '@wms/platform';
-import { holderAddresses } from '../notifications/low-stock-recipients.js';
+import { holderAddresses } from '../identity/permission-holders.js';
 import { sendMail, type OutgoingMail } from '../notifications/mailer.js';
 import type { PurchaseRecord } from './purchase-views.js';
 import { batchKeyOf } from './request-no.js';

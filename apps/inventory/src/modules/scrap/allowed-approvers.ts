@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { AppError, expandGrants, hasPermission, type Queryable } from '@wms/platform';
-import { rolePermissions, users } from '../../db/schema/index.js';
-import { DERIVED_GRANTS } from '../identity/permission-catalog.js';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { AppError, type Queryable } from '@wms/platform';
+import { users } from '../../db/schema/index.js';
+import { companyPermissionHolders } from '../identity/permission-holders.js';
 import { SCRAP_EXECUTE } from './request-access.js';
 
 /**
@@ -12,18 +12,7 @@ import { SCRAP_EXECUTE } from './request-access.js';
  */
 export async function allowedApproversFor(q: Queryable, company: string, named: readonly number[] | undefined): Promise<number[]> {
   if (named) return checkNamedApprovers(q, company, [...new Set(named)]);
-  const rows = await q
-    .select({
-      id: users.id,
-      role: users.role,
-      grants: sql<string[]>`coalesce(array_agg(${rolePermissions.permissionCode}) filter (where ${rolePermissions.permissionCode} is not null), '{}')`,
-    })
-    .from(users)
-    .leftJoin(rolePermissions, eq(rolePermissions.roleCode, users.role))
-    .where(and(eq(users.companyName, company), eq(users.active, true)))
-    .groupBy(users.id)
-    .orderBy(users.id);
-  return rows.filter((row) => hasPermission({ role: row.role, grants: expandGrants(row.grants, DERIVED_GRANTS) }, SCRAP_EXECUTE)).map((row) => row.id);
+  return (await companyPermissionHolders(q, company, SCRAP_EXECUTE)).map((holder) => holder.id);
 }
 
 async function checkNamedApprovers(q: Queryable, company: string, ids: number[]): Promise<number[]> {
