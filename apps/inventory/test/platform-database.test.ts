@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, DataDirLockedError, queryRows } from '@wms/platform';
-import { INVENTORY_MIGRATIONS } from '../src/app.js';
+import { INVENTORY_MIGRATIONS, INVENTORY_PGLITE_EXTENSIONS } from '../src/app.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
 const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -79,11 +79,11 @@ describe.skipIf(usingPostgres)('PGlite data folder', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses a second opener in this process and in another process, and reopens cleanly after close', async () => {
-    const first = await openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS });
+    const first = await openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS, pgliteExtensions: INVENTORY_PGLITE_EXTENSIONS });
     await first.transaction({ actor: 'test' }, (tx) =>
       tx.execute(sql`insert into materials (name, category, company_name) values ('持久化', 'ALPHA/测试', 'ALPHA')`),
     );
-    await expect(openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS })).rejects.toBeInstanceOf(DataDirLockedError);
+    await expect(openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS, pgliteExtensions: INVENTORY_PGLITE_EXTENSIONS })).rejects.toBeInstanceOf(DataDirLockedError);
 
     const script = fileURLToPath(new URL('./support/open-data-dir.ts', import.meta.url));
     // the second process fails on the lock, before it ever opens the folder
@@ -92,7 +92,7 @@ describe.skipIf(usingPostgres)('PGlite data folder', () => {
     expect(child.status).toBe(3);
 
     await first.close();
-    const again = await openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS });
+    const again = await openDatabase({ url: dataDir, migrationsFolder: INVENTORY_MIGRATIONS, pgliteExtensions: INVENTORY_PGLITE_EXTENSIONS });
     const rows = await again.read((q) => queryRows(q, sql`select name from materials`));
     expect(rows).toEqual([{ name: '持久化' }]);
     await again.close();

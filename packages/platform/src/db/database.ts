@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Extensions } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -42,7 +43,15 @@ export interface OpenDatabaseOptions {
   url: string;
   migrationsFolder: string;
   poolSize?: number;
+  /**
+   * PGlite extensions the migrations need (e.g. `{ cube }` from @electric-sql/pglite/contrib/cube). A
+   * PostgreSQL server has its contrib extensions installed; PGlite loads only those named here.
+   */
+  pgliteExtensions?: Extensions;
 }
+
+/** PGlite's build of the contrib `cube` extension, for a service whose migrations create it. */
+export const PGLITE_CUBE: Extensions = { cube };
 
 async function setAuditContext(tx: Tx, audit: AuditContext): Promise<void> {
   await tx.execute(sql`select set_config('app.actor', ${audit.actor}, true),
@@ -91,7 +100,7 @@ async function openPglite(options: OpenDatabaseOptions) {
   let client: PGlite;
   try {
     if (dir) mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir ? { dataDir: dir } : {});
+    client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: options.pgliteExtensions ?? {} });
   } catch (err) {
     releaseLock();
     throw err;

@@ -15,3 +15,4 @@ export * from './stocktake.js';
 export * from './stock-moves.js';
 /** Stored answers of Idempotency-Key retries (platform table; technical, no audit trigger). */
 export { idempotencyKeys } from '@wms/platform/db-schema';
+export * from './material-images.js';
