@@ -123,11 +123,14 @@ describe('inventory → tracking over HTTP', () => {
     await ok(inv.service.app, 'POST', '/api/v1/outbound', op.token, { request_id: request.id, lines: [{ barcode: row.sku, quantity: 1 }] }, 201);
     await until(() => productStatus(trk.service.app, trk.adminToken, serial), (status) => status === '已出库');
 
-    const outbox = await ok(inv.service.app, 'GET', '/api/v1/integrations/outbox?status=delivered&limit=200', inv.adminToken, undefined, 200);
-    const mine = outbox.items.filter((m: { payload: { serial_number?: string; items?: Array<{ serial_number: string }> } }) =>
-      m.payload.serial_number === serial || m.payload.items?.some((item) => item.serial_number === serial),
-    );
-    expect(mine.map((m: { kind: string; attempts: number }) => [m.kind, m.attempts])).toEqual([['outbound', 1], ['stock-in', 1]]);
+    // the product moves when the receiver applies the message; the outbox row is marked delivered a moment later
+    const deliveredOfSerial = async () => {
+      const outbox = await ok(inv.service.app, 'GET', '/api/v1/integrations/outbox?status=delivered&limit=200', inv.adminToken, undefined, 200);
+      return (outbox.items as Array<{ kind: string; attempts: number; payload: { serial_number?: string; items?: Array<{ serial_number: string }> } }>)
+        .filter((m) => m.payload.serial_number === serial || m.payload.items?.some((item) => item.serial_number === serial))
+        .map((m) => [m.kind, m.attempts]);
+    };
+    expect(await until(deliveredOfSerial, (delivered) => delivered.length >= 2)).toEqual([['outbound', 1], ['stock-in', 1]]);
   });
 
   it('lets the tracking service ignore another company\'s stock-in: delivered, product unchanged', async () => {
