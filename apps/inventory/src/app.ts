@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createCredentialThrottle, createLockStore, createTokenService, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
+import { createCredentialThrottle, createLockStore, createTokenService, PGLITE_CUBE, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
 import type { InventoryConfig } from './config.js';
 import type { InventoryDeps, InventoryFastify } from './app-types.js';
 import { bootstrapInventory, type BootstrapResult } from './bootstrap.js';
@@ -9,6 +9,7 @@ import { registerMaterialRoutes } from './modules/materials/routes.js';
 import { registerBomRoutes } from './modules/bom/routes.js';
 import { registerImportRoutes } from './modules/import/routes.js';
 import { registerStockRoutes } from './modules/stock/routes.js';
+import { registerLabelRoutes } from './modules/labels/routes.js';
 import { registerOutboundRoutes } from './modules/outbound/routes.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { registerAuditRoutes } from './modules/audit/routes.js';
@@ -19,6 +20,7 @@ import { registerStocktakeRoutes } from './modules/stocktake/routes.js';
 import { registerScrapRoutes } from './modules/scrap/routes.js';
 import { registerScanDraftRoutes } from './modules/scan-drafts/routes.js';
 import { registerCommonRoutes } from './modules/common/routes.js';
+import { registerImageSearchRoutes } from './modules/image-search/routes.js';
 import { registerPurchaseRoutes } from './modules/purchase/routes.js';
 import { registerSupplierRoutes } from './modules/suppliers/routes.js';
 import { registerMailOutboxRoutes } from './modules/notifications/mail-outbox-routes.js';
@@ -28,6 +30,8 @@ import { installOutboxDispatcher, type DispatcherOptions } from './modules/integ
 
 export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const INVENTORY_AUDIENCE = 'inventory';
+/** PGlite extensions the inventory migrations need (cube: image search descriptors). */
+export const INVENTORY_PGLITE_EXTENSIONS = PGLITE_CUBE;
 
 export interface BuildOptions {
   logger?: FastifyServerOptionsLogger;
@@ -52,7 +56,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
     validationStatus: 400,
     logger: options.logger,
     nodeEnv: config.nodeEnv,
-    database: { url: config.databaseUrl, migrationsFolder: INVENTORY_MIGRATIONS },
+    database: { url: config.databaseUrl, migrationsFolder: INVENTORY_MIGRATIONS, pgliteExtensions: INVENTORY_PGLITE_EXTENSIONS },
     locks: () => options.locks ?? createLockStore(config.redisUrl),
     throttle: () => createCredentialThrottle({ redisUrl: config.redisUrl, limits: config.credentialLimits, namespace: 'inventory' }),
     bootstrap: (database) => bootstrapInventory(database, { username: config.adminUsername, password: config.adminPassword }),
@@ -67,6 +71,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
       registerBomRoutes(app, deps);
       registerImportRoutes(app, deps);
       registerStockRoutes(app, deps);
+      registerLabelRoutes(app, deps);
       registerOutboundRoutes(app, deps);
       registerReturnRoutes(app, deps);
       registerDefectiveRoutes(app, deps);
@@ -75,6 +80,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
       registerScrapRoutes(app, deps);
       registerScanDraftRoutes(app, deps);
       registerCommonRoutes(app, deps);
+      registerImageSearchRoutes(app, deps);
       registerPurchaseRoutes(app, deps);
       registerSupplierRoutes(app, deps);
       registerMailOutboxRoutes(app, deps);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
@@ -32,6 +33,10 @@ export interface InventoryConfig {
   credentialLimits?: Partial<CredentialLimits>;
   /** Rows per audit export and daily report (spec 8: 100,000); tests lower it to see the cut. */
   auditExportCap?: number;
+  /** A TrueType/OpenType font with CJK glyphs for label sheets (LABEL_FONT_PATH); without it labels print ASCII only. */
+  labelFontPath?: string;
+  /** The PostScript name of the font to use when LABEL_FONT_PATH is a collection (.ttc), e.g. NotoSansCJKsc-Regular. */
+  labelFontFamily?: string;
   seedDemo: boolean;
   nodeEnv: string;
 }
@@ -59,7 +64,17 @@ export function loadInventoryConfig(env: Env = process.env): InventoryConfig {
     trackingWebhookKey: readOptional(env, 'TRACKING_WEBHOOK_KEY'),
     smtpUrl,
     credentialLimits: readCredentialLimits(env),
+    labelFontPath: readFontPath(env, 'LABEL_FONT_PATH'),
+    labelFontFamily: readOptional(env, 'LABEL_FONT_FAMILY'),
     seedDemo: readFlag(env, 'SEED_DEMO', false),
     nodeEnv,
   };
+}
+
+/** A configured font that cannot be read stops the start, instead of failing every label sheet later. */
+function readFontPath(env: Env, name: string): string | undefined {
+  const path = readOptional(env, name);
+  if (path === undefined) return undefined;
+  if (!existsSync(path)) throw new ConfigError(name, `字体文件不存在："${path}"`);
+  return resolve(path);
 }

@@ -864,6 +864,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inbound/stock/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 打印库存行标签（A4 PDF）：sku 的 Code 128 与二维码，物料名称、规格、批次或序列号、库位
+         * @description 未配置 LABEL_FONT_PATH（含中文字形的字体）时不印物料名称，文字只印 ASCII。他公司或不存在的 ID 为 404 并列出这些 ID。
+         */
+        post: operations["postInboundStockLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stock/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 打印库存行标签（A4 PDF）：sku 的 Code 128 与二维码，物料名称、规格、批次或序列号、库位
+         * @description 未配置 LABEL_FONT_PATH（含中文字形的字体）时不印物料名称，文字只印 ASCII。他公司或不存在的 ID 为 404 并列出这些 ID。
+         */
+        post: operations["postStockLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/warehouse/location-labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 打印库位标签（A4 PDF）：库位路径的二维码与 Code 128
+         * @description 库位须是本公司库位树中的节点（某库存行的库位或其上级路径），否则 404 并列出这些库位。
+         */
+        post: operations["postWarehouseLocationLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/outbound/request": {
         parameters: {
             query?: never;
@@ -2541,6 +2601,59 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/common/image-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 以图搜物：按照片查找相似物料及其库存（成品的 batch_number 为序列号） */
+        post: operations["postCommonImageSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbound/base/{id}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 物料图片列表 */
+        get: operations["getInboundBaseByIdImages"];
+        put?: never;
+        /** 上传物料图片（JPEG、PNG、WebP，最多 20 MB，按内容识别类型） */
+        post: operations["postInboundBaseByIdImages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbound/base/{id}/images/{image_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 物料图片内容 */
+        get: operations["getInboundBaseByIdImagesByImageId"];
+        put?: never;
+        post?: never;
+        /** 删除物料图片 */
+        delete: operations["deleteInboundBaseByIdImagesByImageId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -10179,6 +10292,324 @@ export interface operations {
                         created_at: string;
                         updated_at: string;
                     };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postInboundStockLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 库存行 ID，按顺序每个 ID 印一张；重复的 ID 印多张 */
+                    ids: number[];
+                    /** @description 只印一种条码；不传则 Code 128 与二维码都印（非 ASCII 内容无法可靠印成 Code 128，只印二维码） */
+                    format?: "code128" | "qr";
+                    /** @description A4 纸上的网格，默认 2 列 × 8 行 */
+                    layout?: {
+                        /** @description 每行标签数 */
+                        columns: number;
+                        /** @description 每页行数 */
+                        rows: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description application/pdf */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postStockLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 库存行 ID，按顺序每个 ID 印一张；重复的 ID 印多张 */
+                    ids: number[];
+                    /** @description 只印一种条码；不传则 Code 128 与二维码都印（非 ASCII 内容无法可靠印成 Code 128，只印二维码） */
+                    format?: "code128" | "qr";
+                    /** @description A4 纸上的网格，默认 2 列 × 8 行 */
+                    layout?: {
+                        /** @description 每行标签数 */
+                        columns: number;
+                        /** @description 每页行数 */
+                        rows: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description application/pdf */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postWarehouseLocationLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 库位路径，须是本公司库位树中的节点（某库存行的库位或其上级） */
+                    locations: string[];
+                    /** @description 只印一种条码；不传则 Code 128 与二维码都印（非 ASCII 内容无法可靠印成 Code 128，只印二维码） */
+                    format?: "code128" | "qr";
+                    /** @description A4 纸上的网格，默认 2 列 × 8 行 */
+                    layout?: {
+                        /** @description 每行标签数 */
+                        columns: number;
+                        /** @description 每页行数 */
+                        rows: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description application/pdf */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -23290,6 +23721,591 @@ export interface operations {
                             value: string | number;
                             label: string;
                         }[];
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postCommonImageSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description 要查找的照片：JPEG、PNG 或 WebP，最多 20 MB
+                     */
+                    file: string;
+                    /** @description 返回物料数，默认 10，最多 50 */
+                    limit?: string;
+                    /** @description 公司筛选（仅跨域用户生效） */
+                    company?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            base_id: number;
+                            name: string;
+                            spec_model: string;
+                            category: string;
+                            company_name: string;
+                            score: number;
+                            image_id: number;
+                            stock: {
+                                id: number;
+                                sku: string;
+                                source_table: string;
+                                batch_number: string | null;
+                                warehouse_location: string;
+                                available_quantity: string;
+                                status: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInboundBaseByIdImages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        base_id: number;
+                        file_name: string;
+                        mime: string;
+                        byte_size: number;
+                        width: number;
+                        height: number;
+                        url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postInboundBaseByIdImages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description 图片文件：JPEG、PNG 或 WebP，最多 20 MB（按文件内容识别类型）
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        base_id: number;
+                        file_name: string;
+                        mime: string;
+                        byte_size: number;
+                        width: number;
+                        height: number;
+                        url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInboundBaseByIdImagesByImageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                image_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteInboundBaseByIdImagesByImageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                image_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {boolean} */
+                        deleted: true;
                     };
                 };
             };
