@@ -80,6 +80,9 @@ describe('POST /draft/start-new', () => {
     const missing = await call(t, 'POST', '/draft/start-new', w.admin, { mode: 'open', scope_type: 'full' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().code).toBe('COMPANY_REQUIRED');
+    const typo = await call(t, 'POST', '/draft/start-new', w.admin, { mode: 'open', scope_type: 'full', company_name: 'NOPE_CO' });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json().code).toBe('UNKNOWN_COMPANY');
     const beta = await startSession(t, w.admin, { company_name: 'BETA' });
     expect(beta.company_name).toBe('BETA');
     const forced = await startSession(t, w.betaMgr.token, { company_name: 'ALPHA' });

@@ -32,16 +32,16 @@ interface MyRequestRow {
 
 /**
  * One SELECT per source, each the caller's own requests only (applicant, or requester for purchases),
- * in the shape every source shares. Every request table's items_json lines carry `quantity`.
+ * in the shape every source shares (named once, by the column list of the union in listMyRequests).
+ * Every request table's items_json lines carry `quantity`.
  */
 function sources(ctx: UseCaseContext): Record<MyRequestSource, SQL> {
   const me = ctx.actor.id;
-  const linesOf = (items: unknown) => sql`jsonb_array_length(${items})::int as line_count,
-    (select sum((line->>'quantity')::numeric) from jsonb_array_elements(${items}) line)::text as total_quantity`;
+  const linesOf = (items: unknown) => sql`jsonb_array_length(${items})::int,
+    (select sum((line->>'quantity')::numeric) from jsonb_array_elements(${items}) line)::text`;
   return {
-    outbound: sql`select 'outbound' as biz_type, ${outboundRequests.id} as id, null::text as request_no, ${outboundRequests.status} as status,
-      ${outboundRequests.companyName} as company_name, ${linesOf(outboundRequests.itemsJson)}, ${outboundRequests.remark} as remark,
-      ${outboundRequests.createdAt} as created_at, ${outboundRequests.updatedAt} as updated_at
+    outbound: sql`select 'outbound', ${outboundRequests.id}, null::text, ${outboundRequests.status}, ${outboundRequests.companyName},
+      ${linesOf(outboundRequests.itemsJson)}, ${outboundRequests.remark}, ${outboundRequests.createdAt}, ${outboundRequests.updatedAt}
       from ${outboundRequests} where ${outboundRequests.applicantId} = ${me}`,
     borrow: sql`select 'borrow', ${borrowRequests.id}, null::text, ${borrowRequests.status}, ${borrowRequests.companyName},
       ${linesOf(borrowRequests.itemsJson)}, ${borrowRequests.remark}, ${borrowRequests.createdAt}, ${borrowRequests.updatedAt}

@@ -71,33 +71,54 @@ export function requestFieldsView(
   };
 }
 
+/** A request line as every flow stores it (scrap adds its own fields on top). */
+interface LineLike {
+  base_id: number;
+  quantity: string | number;
+  stock_id: number;
+  source_table: string;
+  reserved: boolean;
+}
+
+type MaterialRef = { name: string; specModel: string; unit: string } | undefined;
+type SourceRef = { sku: string; location: string | null } | undefined;
+
+/** One line as `items` shows it: the stored line with its material and its source's sku and location. */
+export function sharedLineView(line: LineLike, material: MaterialRef, source: SourceRef) {
+  return {
+    base_id: line.base_id,
+    material_name: material?.name ?? '',
+    spec_model: material?.specModel ?? '',
+    unit: material?.unit ?? '',
+    quantity: toQuantityOrZero(line.quantity),
+    stock_id: line.stock_id,
+    source_table: line.source_table,
+    sku: source?.sku ?? null,
+    warehouse_location: source?.location ?? null,
+    reserved: line.reserved,
+  };
+}
+
+/** One line as `items_json` shows it: the stored line only. */
+export function sharedLineJson(line: LineLike) {
+  return {
+    base_id: line.base_id,
+    quantity: toQuantityOrZero(line.quantity),
+    stock_id: line.stock_id,
+    source_table: line.source_table,
+    reserved: line.reserved,
+  };
+}
+
 /** The view fields every request shares; a flow's mapper adds its own (requestViewSchema). */
 export function sharedRequestView(row: RequestRow, lookups: RequestLookups, statusLabel: (status: number) => string): SharedRequestView {
   return {
     ...requestFieldsView(row, lookups.userNames.get(row.applicantId) ?? null, statusLabel),
     items: row.itemsJson.map((line) => {
-      const material = lookups.materials.get(line.base_id);
       const stockRow = lookups.rows.get(line.stock_id);
-      return {
-        base_id: line.base_id,
-        material_name: material?.name ?? '',
-        spec_model: material?.specModel ?? '',
-        unit: material?.unit ?? '',
-        quantity: toQuantityOrZero(line.quantity),
-        stock_id: line.stock_id,
-        source_table: line.source_table,
-        sku: stockRow?.sku ?? null,
-        warehouse_location: stockRow?.warehouseLocation ?? null,
-        reserved: line.reserved,
-      };
+      return sharedLineView(line, lookups.materials.get(line.base_id), stockRow && { sku: stockRow.sku, location: stockRow.warehouseLocation });
     }),
-    items_json: row.itemsJson.map((line) => ({
-      base_id: line.base_id,
-      quantity: toQuantityOrZero(line.quantity),
-      stock_id: line.stock_id,
-      source_table: line.source_table,
-      reserved: line.reserved,
-    })),
+    items_json: row.itemsJson.map(sharedLineJson),
   };
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, toQuantityOrZero, type Queryable } from '@wms/platform';
 import type { ScrapLine, ScrapRequestRow } from '../../db/schema/index.js';
-import { iso, requestFieldsView } from '../request-workflow/request-views.js';
+import { iso, requestFieldsView, sharedLineJson, sharedLineView } from '../request-workflow/request-views.js';
 import { statusLabel } from './request-status.js';
 import { isStockSource } from './scrap-modes.js';
 import type { ScrapRequestView } from './schemas.js';
@@ -67,33 +67,12 @@ function toScrapRequestView(row: ScrapRequestRow, lookups: ScrapLookups): ScrapR
     ...requestFieldsView(row, lookups.userNames.get(row.applicantId) ?? null, statusLabel),
     mode: row.mode,
     reason_category: row.reasonCategory,
-    items: row.itemsJson.map((line) => {
-      const material = lookups.materials.get(line.base_id);
-      const source = lookups.sources.get(sourceKey(line.source_table, line.stock_id));
-      return {
-        base_id: line.base_id,
-        material_name: material?.name ?? '',
-        spec_model: material?.specModel ?? '',
-        unit: material?.unit ?? '',
-        quantity: toQuantityOrZero(line.quantity),
-        stock_id: line.stock_id,
-        source_table: line.source_table,
-        sku: source?.sku ?? null,
-        warehouse_location: source?.location ?? null,
-        reserved: line.reserved,
-        scrap_qty: toQuantityOrZero(line.quantity),
-        location: line.location,
-      };
-    }),
-    items_json: row.itemsJson.map((line) => ({
-      base_id: line.base_id,
-      quantity: toQuantityOrZero(line.quantity),
-      stock_id: line.stock_id,
-      source_table: line.source_table,
-      reserved: line.reserved,
+    items: row.itemsJson.map((line) => ({
+      ...sharedLineView(line, lookups.materials.get(line.base_id), lookups.sources.get(sourceKey(line.source_table, line.stock_id))),
       scrap_qty: toQuantityOrZero(line.quantity),
       location: line.location,
     })),
+    items_json: row.itemsJson.map((line) => ({ ...sharedLineJson(line), scrap_qty: toQuantityOrZero(line.quantity), location: line.location })),
     reason: row.reason,
     allowed_approvers: row.allowedApprovers,
     track_ref: row.trackRef,

@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { UseCaseContext } from '@wms/platform';
 import { stocktakeDrafts, stocktakeSessions } from '../../db/schema/index.js';
-import { companyForCreate } from '../identity/company-rules.js';
+import { companyForRecord } from '../identity/company-rules.js';
 import type { StartSessionBody, StartSessionResult } from './schemas.js';
 import { frozenScope } from './scope.js';
 import { toSessionView } from './sessions.js';
@@ -15,9 +15,9 @@ import { toSessionView } from './sessions.js';
  * the session the new one replaced.
  */
 export async function startNewSession(ctx: UseCaseContext, input: StartSessionBody): Promise<StartSessionResult> {
-  const company = companyForCreate(ctx.actor, input.company_name);
   const scope = frozenScope(input.scope_type, input.scope_config?.locations);
   return ctx.transaction(async (tx) => {
+    const company = await companyForRecord(tx, ctx.actor, input.company_name);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`stocktake_session:${company}`}))`);
     const [previous] = await tx
       .update(stocktakeSessions)
