@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { queryRows } from './fixtures.js';
+import { queryRows, type StockRowJson } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
 import {
   approveOk,
@@ -163,6 +163,64 @@ describe('executing an approved request by scan', () => {
       expect(response.json().msg).toEqual(expect.any(String));
     }
     await expectNothingWritten(request.id, [rows[0]!.id], snapshot, before);
+  });
+
+  it('takes nothing of a multi-line scan when one of its rows is not 在库 or cannot give, whichever row it is', async () => {
+    const stock = [await materialWithStock(t, 'ALPHA', [10]), await materialWithStock(t, 'ALPHA', [10, 3]), await materialWithStock(t, 'ALPHA', [10])];
+    const [first, allocated, standIn, last] = stock.flatMap(({ rows }) => rows) as [StockRowJson, StockRowJson, StockRowJson, StockRowJson];
+    const request = await approvedRequest(w, stock.map(({ material }) => ({ base_id: material.id, quantity: 4 })));
+    expect(request.items.map((line) => line.stock_id)).toEqual([first.id, allocated.id, last.id]);
+    const touched = [first, allocated, standIn, last];
+    const snapshot = async () => [...(await Promise.all(touched.map((row) => rowState(t, row.id)))), await countRows(t, 'trans_outbound')];
+    const scanOf = (...rows: StockRowJson[]) => rows.map((row) => ({ barcode: row.sku, quantity: 4 }));
+
+    // The last row in id order is frozen: the rows before it would have been taken one by one.
+    await t.request('POST', `/api/v1/inbound/stock/${last.id}/change-status`, { token: w.admin, body: { status: '冻结' } });
+    const frozen = await snapshot();
+    const refused = await execute(w.op.token, executeBody(request.id, scanOf(first, allocated, last)));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'NOT_IN_STOCK', barcode: last.sku, status: '冻结' });
+    await expectNothingWritten(request.id, touched.map((row) => row.id), snapshot, frozen);
+    await t.request('POST', `/api/v1/inbound/stock/${last.id}/change-status`, { token: w.admin, body: { status: '在库' } });
+
+    // A stand-in in the middle holds 3 of the 4 scanned: the rows on both sides could give, none does.
+    const before = await snapshot();
+    const short = await execute(w.op.token, executeBody(request.id, scanOf(last, standIn, first)));
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toMatchObject({ code: 'STOCK_SHORTAGE', barcode: standIn.sku, needed: 4, remaining: 3 });
+    await expectNothingWritten(request.id, touched.map((row) => row.id), snapshot, before);
+  });
+
+  it('executes several materials scanned on other rows than the allocated ones: releases all, takes only what was scanned', async () => {
+    const a = await materialWithStock(t, 'ALPHA', [9, 4]);
+    const b = await materialWithStock(t, 'ALPHA', [5, 5]);
+    const c = await materialWithStock(t, 'ALPHA', [6]);
+    const request = await approvedRequest(w, [
+      { base_id: a.material.id, quantity: 4 },
+      { base_id: b.material.id, quantity: 3 },
+      { base_id: c.material.id, quantity: 2 },
+    ]);
+    expect(request.items.map((line) => line.stock_id)).toEqual([a.rows[0]!.id, b.rows[0]!.id, c.rows[0]!.id]);
+
+    const response = await execute(w.op.token, executeBody(request.id, [
+      { barcode: c.rows[0]!.sku, quantity: 2 },
+      { barcode: b.rows[1]!.sku, quantity: 2 },
+      { barcode: a.rows[1]!.sku, quantity: 3 },
+      { barcode: b.rows[0]!.sku, quantity: 1 },
+    ]));
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().lines.map((line: { stock_id: number; quantity: number }) => [line.stock_id, line.quantity])).toEqual([
+      [a.rows[1]!.id, 3],
+      [b.rows[0]!.id, 1],
+      [b.rows[1]!.id, 2],
+      [c.rows[0]!.id, 2],
+    ]);
+    expect(await rowState(t, a.rows[0]!.id)).toMatchObject({ stock: 9, available: 9 }); // allocated, not scanned: released
+    expect(await rowState(t, a.rows[1]!.id)).toMatchObject({ stock: 1, available: 1 }); // stand-in, 1 of 4 not scanned
+    expect(await rowState(t, b.rows[0]!.id)).toMatchObject({ stock: 4, available: 4 });
+    expect(await rowState(t, b.rows[1]!.id)).toMatchObject({ stock: 3, available: 3 });
+    expect(await rowState(t, c.rows[0]!.id)).toMatchObject({ stock: 4, available: 4 });
+    expect((await storedRequest(t, request.id)).items_json.every((line) => !line.reserved)).toBe(true);
   });
 
   it('executes only from status 1, once', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, inArray, sql } from 'drizzle-orm';
 import { AppError, companyCondition, Decimal, notFound, toQuantityOrZero, type CompanyScope, type Tx } from '@wms/platform';
 import { materials, stockRows, type StockKind } from '../../db/schema/index.js';
 import { flattenJoined, selectStockRows, type StockRowWithMaterial } from '../stock/stock-rows.js';
@@ -45,13 +45,20 @@ export async function reserveRows(
     throw new AppError('VALIDATION_FAILED', `同一申请的库存必须属于同一公司（涉及 ${[...companies].join('、')}）`, { field: 'items' });
   }
 
-  for (const line of [...lines].sort((a, b) => a.stock_id - b.stock_id)) {
-    await tx
-      .update(stockRows)
-      .set({ availableQuantity: sql`${stockRows.availableQuantity} - ${line.quantity}::numeric`, updatedAt: sql`now()` })
-      .where(eq(stockRows.id, line.stock_id));
-  }
+  await holdOnRows(tx, lines);
   return { company: [...companies][0]!, lines };
+}
+
+/** Every line's quantity held out of its row, in one statement: the rows are locked and checked already. */
+async function holdOnRows(tx: Tx, lines: readonly ReservationLine[]): Promise<void> {
+  const ids = lines.map((line) => line.stock_id);
+  const quantities = lines.map((line) => line.quantity);
+  await tx.execute(
+    sql`update stock_rows as s
+           set available_quantity = s.available_quantity - held.quantity, updated_at = now()
+          from unnest(${sql.param(ids)}::int[], ${sql.param(quantities)}::numeric[]) as held(id, quantity)
+         where s.id = held.id`,
+  );
 }
 
 function assertHoldable(row: StockRowWithMaterial, quantity: Decimal): void {

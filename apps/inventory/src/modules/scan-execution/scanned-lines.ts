@@ -1,4 +1,4 @@
-import { asc, inArray } from 'drizzle-orm';
+import { asc, inArray, or } from 'drizzle-orm';
 import { AppError, Decimal, toQuantityOrZero, type Tx } from '@wms/platform';
 import { stockRows } from '../../db/schema/index.js';
 import { quantityPerMaterial, quantityPerRow, type ReservationLine } from '../reservation/index.js';
@@ -51,37 +51,41 @@ export function sumPerBarcode(lines: readonly { barcode: string; quantity: numbe
 /**
  * The scanned rows, locked and checked. The caller has locked the request already; then every scanned
  * row and every row the request still reserves is locked FOR UPDATE in ascending id order (no two
- * executions deadlock). Unknown barcode 404; a row of another company than the request's 403
- * OTHER_COMPANY; then checkPicks. Answers the picks in id order.
+ * executions deadlock), in one statement that also resolves the barcodes. Unknown barcode 404; a row
+ * of another company than the request's 403 OTHER_COMPANY (all barcodes are checked for these two
+ * first, in scan order); then checkPicks. Answers the picks in id order.
  */
 export async function lockScannedRows(tx: Tx, request: ScannedRequest, scans: Map<string, Decimal>, wording: ScanWording): Promise<Pick[]> {
-  const scannedIds = await resolveBarcodes(tx, request.companyName, [...scans.keys()]);
   const reservedIds = request.itemsJson.filter((line) => line.reserved).map((line) => line.stock_id);
-  const locked = await lockRowsInIdOrder(tx, [...scannedIds.values(), ...reservedIds]);
-  return checkPicks(request, scans, scannedIds, locked, wording);
+  const locked = await lockInIdOrder(tx, [...scans.keys()], reservedIds);
+  const scanned = scannedRowsOf(request.companyName, [...scans.keys()], locked);
+  return checkPicks(request, scans, scanned, wording);
 }
 
-/** Barcode → stock row id. Unknown barcode 404; a row of another company than the request's 403. */
-async function resolveBarcodes(tx: Tx, company: string, barcodes: string[]): Promise<Map<string, number>> {
-  const rows = (await selectStockRows(tx).where(inArray(stockRows.sku, barcodes))).map(flattenJoined);
-  const bySku = new Map(rows.map((row) => [row.sku, row]));
-  const ids = new Map<string, number>();
+/**
+ * The rows with one of the barcodes and the rows of the ids, locked in ascending id order (FOR UPDATE
+ * above the sort). A barcode of another company is locked too until the refusal rolls back: the lock
+ * is taken before the company can be told.
+ */
+async function lockInIdOrder(tx: Tx, barcodes: string[], ids: number[]): Promise<StockRowWithMaterial[]> {
+  const wanted = ids.length > 0 ? or(inArray(stockRows.sku, barcodes), inArray(stockRows.id, ids)) : inArray(stockRows.sku, barcodes);
+  const rows = await selectStockRows(tx).where(wanted).orderBy(asc(stockRows.id)).for('update', { of: stockRows });
+  return rows.map(flattenJoined);
+}
+
+/** Barcode → its locked row. Unknown barcode 404; a row of another company than the request's 403. */
+function scannedRowsOf(company: string, barcodes: string[], locked: StockRowWithMaterial[]): Map<string, StockRowWithMaterial> {
+  const bySku = new Map(locked.map((row) => [row.sku, row]));
+  const scanned = new Map<string, StockRowWithMaterial>();
   for (const barcode of barcodes) {
     const row = bySku.get(barcode);
     if (!row) throw new AppError('NOT_FOUND', `条码 ${barcode} 不存在`, { barcode });
     if (row.companyName !== company) {
       throw new AppError('OTHER_COMPANY', `条码 ${barcode} 属于其他公司（${row.companyName}）`, { company: row.companyName, barcode });
     }
-    ids.set(barcode, row.id);
+    scanned.set(barcode, row);
   }
-  return ids;
-}
-
-async function lockRowsInIdOrder(tx: Tx, ids: number[]): Promise<Map<number, StockRowWithMaterial>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await selectStockRows(tx).where(inArray(stockRows.id, unique)).orderBy(asc(stockRows.id)).for('update', { of: stockRows });
-  return new Map(rows.map((joined) => [joined.row.id, flattenJoined(joined)]));
+  return scanned;
 }
 
 /** How the requested quantities are keyed and which key a scanned row has (ScanWording.match). */
@@ -100,8 +104,7 @@ function requestedBy(request: ScannedRequest, match: 'material' | 'row') {
 function checkPicks(
   request: ScannedRequest,
   scans: Map<string, Decimal>,
-  scannedIds: Map<string, number>,
-  locked: Map<number, StockRowWithMaterial>,
+  rowOfBarcode: Map<string, StockRowWithMaterial>,
   wording: ScanWording,
 ): Pick[] {
   const match = wording.match ?? 'material';
@@ -109,8 +112,7 @@ function checkPicks(
   const scannedPerKey = new Map<number, Decimal>();
   const picks: Pick[] = [];
   for (const [barcode, quantity] of scans) {
-    const row = locked.get(scannedIds.get(barcode)!);
-    if (!row) throw new AppError('NOT_FOUND', `条码 ${barcode} 不存在`, { barcode });
+    const row = rowOfBarcode.get(barcode)!;
     if (row.status !== '在库') {
       throw new AppError('NOT_IN_STOCK', `条码 ${barcode} 的库存状态为「${row.status}」，不能${wording.verb}`, { barcode, status: row.status });
     }
