@@ -61,7 +61,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
     throttle: () => createCredentialThrottle({ redisUrl: config.redisUrl, limits: config.credentialLimits, namespace: 'inventory' }),
     bootstrap: (database) => bootstrapInventory(database, { username: config.adminUsername, password: config.adminPassword }),
     tokens: createTokenService(config.jwtSecret, INVENTORY_AUDIENCE),
-    loadActor: createActorLoader,
+    actors: createActorLoader,
     modules: ({ app, database, tokens, locks, throttle }) => {
       const deps: InventoryDeps = { config, database, tokens, locks, throttle };
       registerSystemRoutes(app, deps);

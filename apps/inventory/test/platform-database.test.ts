@@ -59,7 +59,7 @@ describe('database engine', () => {
   });
 
   it('puts the audit trigger on every business table', async () => {
-    const technical = new Set(['audit_logs', 'counter', 'notification_outbox', 'mail_outbox', 'scan_drafts', 'idempotency_keys']);
+    const technical = new Set(['audit_logs', 'counter', 'notification_outbox', 'mail_outbox', 'scan_drafts', 'idempotency_keys', 'role_versions']);
     const result = await t.service.deps.database.read((q) =>
       queryRows<{ table_name: string; audited: boolean }>(q, sql`select c.relname as table_name,
           exists (select 1 from pg_trigger tg where tg.tgrelid = c.oid and tg.tgname like 'audit_%') as audited

@@ -47,7 +47,7 @@ export async function buildTrackingApp(config: TrackingConfig, options: BuildOpt
     bootstrap: (database) =>
       bootstrapTracking(database, { username: config.adminUsername, password: config.adminPassword, department: config.orgDepartment }),
     tokens: createTokenService(config.jwtSecret, TRACKING_AUDIENCE),
-    loadActor: (database) => createActorLoader(database, config.orgDepartment),
+    actors: (database) => createActorLoader(database, config.orgDepartment),
     modules: ({ app, database, tokens, locks, throttle }) => {
       const dataScope = createDataScopeResolver({
         ungrouped: config.dataScopeUngrouped,

@@ -4,6 +4,8 @@ export * from './numbers.js';
 export * from './auth/actor.js';
 export * from './auth/company-scope.js';
 export * from './auth/jwt.js';
+export * from './auth/actor-source.js';
+export * from './db/statement.js';
 export * from './auth/password.js';
 export * from './auth/permissions.js';
 export * from './db/database.js';

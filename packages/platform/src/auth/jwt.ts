@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT, jwtVerify, errors } from 'jose';
 
 /** Claims both services sign (contract §3); `aud` keeps one service's token out of the other. */
@@ -20,9 +21,13 @@ export class InvalidTokenError extends Error {
 }
 
 const ALGORITHM = 'HS256';
+/** Verified tokens remembered at most; a handheld keeps one token for its 12 hours. */
+const VERIFIED_TOKENS_MAX = 10_000;
 
 export function createTokenService(secret: string, audience: string, lifetimeSeconds = 12 * 3600): TokenService {
-  const key = new TextEncoder().encode(secret);
+  // imported once: jose would otherwise import the raw secret as a key on every call
+  const key = createSecretKey(new TextEncoder().encode(secret));
+  const verified = new VerifiedTokens(VERIFIED_TOKENS_MAX);
   return {
     async sign(claims) {
       return new SignJWT({ role: claims.role, company_name: claims.company_name, name: claims.name })
@@ -34,19 +39,52 @@ export function createTokenService(secret: string, audience: string, lifetimeSec
         .sign(key);
     },
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM], audience });
-        if (typeof payload.sub !== 'string') throw new InvalidTokenError('invalid');
-        return {
-          sub: payload.sub,
-          role: String(payload.role ?? ''),
-          company_name: typeof payload.company_name === 'string' ? payload.company_name : null,
-          name: String(payload.name ?? ''),
-        };
-      } catch (err) {
-        if (err instanceof errors.JWTExpired) throw new InvalidTokenError('expired');
-        throw new InvalidTokenError('invalid');
-      }
+      const known = verified.get(token);
+      if (known) return known;
+      const { claims, expiresAtMs } = await verifySignature(token, key, audience);
+      verified.remember(token, claims, expiresAtMs);
+      return claims;
     },
   };
+}
+
+async function verifySignature(token: string, key: KeyObject, audience: string): Promise<{ claims: TokenClaims; expiresAtMs: number }> {
+  try {
+    const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM], audience });
+    if (typeof payload.sub !== 'string') throw new InvalidTokenError('invalid');
+    const claims = {
+      sub: payload.sub,
+      role: String(payload.role ?? ''),
+      company_name: typeof payload.company_name === 'string' ? payload.company_name : null,
+      name: String(payload.name ?? ''),
+    };
+    return { claims, expiresAtMs: typeof payload.exp === 'number' ? payload.exp * 1000 : Number.POSITIVE_INFINITY };
+  } catch (err) {
+    if (err instanceof errors.JWTExpired) throw new InvalidTokenError('expired');
+    throw new InvalidTokenError('invalid');
+  }
+}
+
+/**
+ * Token strings whose signature, audience and expiry were checked, until they expire. Only the exact
+ * string that was verified is found again, so the cache can never accept a token the signature check
+ * would refuse. It says nothing about the user: the account is still checked on every request.
+ */
+class VerifiedTokens {
+  private readonly entries = new Map<string, { claims: TokenClaims; expiresAtMs: number }>();
+
+  constructor(private readonly max: number) {}
+
+  get(token: string): TokenClaims | undefined {
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    if (entry.expiresAtMs > Date.now()) return entry.claims;
+    this.entries.delete(token);
+    return undefined;
+  }
+
+  remember(token: string, claims: TokenClaims, expiresAtMs: number): void {
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(token, { claims, expiresAtMs });
+  }
 }

@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import type { PgDialect } from 'drizzle-orm/pg-core';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock.js';
@@ -25,6 +26,25 @@ export interface AuditContext {
   actor: string;
   company?: string | null;
   requestUrl?: string | null;
+  /** Read in the same round trip that opens the transaction (see ActorVersionProbe). */
+  actorProbe?: ActorVersionProbe;
+}
+
+/**
+ * The caller's account version, read in the round trip that opens a transaction, so that a cached
+ * actor is confirmed without a query of its own. confirm throws to abort before anything is written.
+ */
+export interface ActorVersionProbe {
+  /** SQL with $1 for the user id: one row with the column `version`, none when the account is gone or inactive. */
+  query: string;
+  userId: number;
+  confirm(version: string | null): void;
+}
+
+/** The probe as a scalar subquery; the user id is a checked integer, so it is written in as a literal. */
+function probeSubquery(probe: ActorVersionProbe): string {
+  if (!Number.isSafeInteger(probe.userId)) throw new Error('actor probe needs an integer user id');
+  return `(select version from (${probe.query.replaceAll('$1', String(probe.userId))}) as actor_probe)`;
 }
 
 export interface Database {
@@ -53,10 +73,50 @@ export interface OpenDatabaseOptions {
 /** PGlite's build of the contrib `cube` extension, for a service whose migrations create it. */
 export const PGLITE_CUBE: Extensions = { cube };
 
+/** PGlite: the audit settings (and the actor probe) in one statement after drizzle's BEGIN. */
 async function setAuditContext(tx: Tx, audit: AuditContext): Promise<void> {
-  await tx.execute(sql`select set_config('app.actor', ${audit.actor}, true),
-    set_config('app.company', ${audit.company ?? ''}, true),
-    set_config('app.request_url', ${audit.requestUrl ?? ''}, true)`);
+  const probe = audit.actorProbe ? sql.raw(probeSubquery(audit.actorProbe)) : sql`null`;
+  const [row] = await queryRows<{ actor_version: string | null }>(
+    tx,
+    sql`select set_config('app.actor', ${audit.actor}, true),
+      set_config('app.company', ${audit.company ?? ''}, true),
+      set_config('app.request_url', ${audit.requestUrl ?? ''}, true),
+      ${probe} as actor_version`,
+  );
+  audit.actorProbe?.confirm(row?.actor_version ?? null);
+}
+
+/**
+ * PostgreSQL: BEGIN, the audit settings and the actor probe go in one simple-protocol round trip
+ * (drizzle's own transaction spends one on BEGIN and one on the settings), then fn runs on a drizzle
+ * transaction over the same connection.
+ */
+async function pgTransaction<T>(pool: pg.Pool, dialect: PgDialect, audit: AuditContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined, {}), undefined) as unknown as Tx;
+  let broken: Error | undefined;
+  try {
+    const opened = await client.query(openingSql(client, audit));
+    const settings = (opened as unknown as pg.QueryResult[])[1];
+    audit.actorProbe?.confirm((settings?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
+    const result = await fn(tx);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+function openingSql(client: pg.PoolClient, audit: AuditContext): string {
+  const literal = (value: string | null | undefined) => client.escapeLiteral(value ?? '');
+  const probe = audit.actorProbe ? probeSubquery(audit.actorProbe) : 'null';
+  return `begin; select set_config('app.actor', ${literal(audit.actor)}, true),
+    set_config('app.company', ${literal(audit.company)}, true),
+    set_config('app.request_url', ${literal(audit.requestUrl)}, true),
+    ${probe} as actor_version`;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -75,11 +135,7 @@ function openPostgres(options: OpenDatabaseOptions) {
     kind: 'postgres' as const,
     db,
     migrate: () => migratePg(db as never, { migrationsFolder: options.migrationsFolder }),
-    transaction: <T>(audit: AuditContext, fn: (tx: Tx) => Promise<T>) =>
-      db.transaction(async (tx) => {
-        await setAuditContext(tx, audit);
-        return fn(tx);
-      }),
+    transaction: <T>(audit: AuditContext, fn: (tx: Tx) => Promise<T>) => pgTransaction(pool, (db as unknown as { dialect: PgDialect }).dialect, audit, fn),
     read: <T>(fn: (q: Queryable) => Promise<T>) => fn(db),
     ping: async () => {
       try {

@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { companyScopeOf } from '../auth/actor.js';
+import { confirmActorVersion } from '../auth/actor-source.js';
 import type { CompanyScope } from '../auth/company-scope.js';
-import type { Database, Queryable, Tx } from '../db/database.js';
+import type { ActorVersionProbe, Database, Queryable, Tx } from '../db/database.js';
+import { runStatement, statement } from '../db/statement.js';
+import type { ActorConfirmation } from './guards.js';
 
 /**
  * What every use case receives next to its input: who acts, in which company scope, at what time,
@@ -16,11 +19,22 @@ export interface UseCaseContext {
   scope(requestedCompany?: string | null): CompanyScope;
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * A read whose own statement also returns the caller's account version (the service's version SQL
+   * with the user id given here): the cached actor is confirmed without a round trip of its own.
+   */
+  readWithActorVersion<T>(fn: (q: Queryable, userId: number) => Promise<{ actorVersion: string | null; value: T }>): Promise<T>;
   /** Runs after the surrounding transaction committed (mail, notifications, cache). */
   afterCommit(effect: () => void | Promise<void>): void;
 }
 
-export function createUseCaseContext(database: Database, actor: Actor, requestUrl: string, now = new Date()): UseCaseContext {
+export function createUseCaseContext(
+  database: Database,
+  actor: Actor,
+  requestUrl: string,
+  now = new Date(),
+  confirmation?: ActorConfirmation,
+): UseCaseContext {
   const pending: Array<() => void | Promise<void>> = [];
   const runAfterCommit = () => {
     for (const effect of pending.splice(0)) {
@@ -29,6 +43,7 @@ export function createUseCaseContext(database: Database, actor: Actor, requestUr
         .catch(() => undefined);
     }
   };
+  const unconfirmed = () => (confirmation && !confirmation.check.confirmed ? confirmation : undefined);
   return {
     actor,
     now,
@@ -36,7 +51,8 @@ export function createUseCaseContext(database: Database, actor: Actor, requestUr
     scope: (requested) => companyScopeOf(actor, requested),
     transaction: async (fn) => {
       try {
-        const result = await database.transaction({ actor: actor.username, company: actor.company, requestUrl }, fn);
+        const actorProbe = probeOf(unconfirmed());
+        const result = await database.transaction({ actor: actor.username, company: actor.company, requestUrl, actorProbe }, fn);
         runAfterCommit();
         return result;
       } catch (err) {
@@ -44,11 +60,36 @@ export function createUseCaseContext(database: Database, actor: Actor, requestUr
         throw err;
       }
     },
-    read: (fn) => database.read(fn),
+    read: (fn) =>
+      database.read(async (q) => {
+        const open = unconfirmed();
+        if (open) await confirmBeforeRead(q, open);
+        return fn(q);
+      }),
+    readWithActorVersion: async (fn) => {
+      const { actorVersion, value } = await database.read((q) => fn(q, actor.id));
+      const open = unconfirmed();
+      if (open) confirmActorVersion(open.check, actorVersion);
+      return value;
+    },
     afterCommit: (effect) => pending.push(effect),
   };
 }
 
+function probeOf(confirmation: ActorConfirmation | undefined): ActorVersionProbe | undefined {
+  if (!confirmation) return undefined;
+  return {
+    query: confirmation.versionQuery,
+    userId: confirmation.check.userId,
+    confirm: (version) => confirmActorVersion(confirmation.check, version),
+  };
+}
+
+async function confirmBeforeRead(q: Queryable, confirmation: ActorConfirmation): Promise<void> {
+  const [row] = await runStatement(q, statement<{ version: string }>('actor_version', confirmation.versionQuery), [confirmation.check.userId]);
+  confirmActorVersion(confirmation.check, row?.version ?? null);
+}
+
 export function contextOf(request: FastifyRequest, database: Database): UseCaseContext {
-  return createUseCaseContext(database, request.actor, request.url);
+  return createUseCaseContext(database, request.actor, request.url, new Date(), request.actorConfirmation);
 }

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { canAny } from '../auth/actor.js';
-import { InvalidTokenError, type TokenClaims, type TokenService } from '../auth/jwt.js';
+import { ActorCache, ActorChanged, confirmActorVersion, type ActorCheck, type ActorSource } from '../auth/actor-source.js';
+import { InvalidTokenError, type TokenService } from '../auth/jwt.js';
+import type { Database } from '../db/database.js';
+import { runStatement, statement } from '../db/statement.js';
 import { AppError, forbidden, unauthenticated } from '../errors.js';
 import type { LockStore } from '../idempotency/lock-store.js';
 import type { CredentialThrottle } from './credential-throttle.js';
@@ -19,17 +22,32 @@ declare module 'fastify' {
     idempotent?: boolean;
     /** Authenticated by X-API-Key against this setting instead of a token. */
     apiKey?: () => string | undefined;
+    /**
+     * The handler's first round trip reads the caller's account version itself (ctx.transaction, or a
+     * statement of ctx.readWithActorVersion), so a cached actor costs the guard no query (hot paths).
+     */
+    actorConfirmedByHandler?: boolean;
   }
   interface FastifyRequest {
     actor: Actor;
+    /** Set while the actor came from the cache and its version has not been read yet in this request. */
+    actorConfirmation?: ActorConfirmation;
     idempotencyLock?: { key: string; token: string };
   }
 }
 
+/** What a use case needs to confirm a cached actor in its own first round trip. */
+export interface ActorConfirmation {
+  check: ActorCheck;
+  /** The service's version SQL ($1 = user id). */
+  versionQuery: string;
+}
+
 export interface GuardOptions {
   tokens: TokenService;
-  /** Loads the caller from the token's claims; null when the user is gone or inactive. */
-  loadActor: (claims: TokenClaims) => Promise<Actor | null>;
+  /** Where callers are loaded from; the guard caches them by user id and account version. */
+  actors: ActorSource;
+  database: Database;
   locks: LockStore;
   /** Counts wrong X-API-Keys per client address. */
   throttle: CredentialThrottle;
@@ -44,19 +62,25 @@ export interface GuardOptions {
  */
 export function installRequestGuards(app: FastifyInstance, options: GuardOptions): void {
   app.decorateRequest('actor', undefined as unknown as Actor);
+  app.decorateRequest('actorConfirmation', undefined);
+  const actors = new ActorGate(options);
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.actorConfirmedByHandler) route.handler = rerunWhenActorChanged(route.handler, actors);
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (config.apiKey) return checkApiKey(request, reply, config.apiKey(), options.throttle);
     if (config.public || !request.routeOptions.url) return;
-    request.actor = await authenticate(request, options);
+    await actors.authenticate(request, await verifiedUserId(options.tokens, tokenOf(request)));
   });
 
   app.addHook('preValidation', async (request) => {
-    const required = request.routeOptions.config.permission;
-    if (!required || !request.actor) return;
-    const codes = typeof required === 'string' ? [required] : required;
-    if (!canAny(request.actor, codes)) throw forbidden(`缺少权限: ${codes.join(' 或 ')}`);
+    if (!request.actor) return;
+    // a cached actor that seems to lack the code is confirmed first: a grant given a moment ago counts
+    if (!permitted(request) && request.actorConfirmation) await actors.confirm(request);
+    if (!permitted(request)) throw forbidden(`缺少权限: ${requiredCodes(request).join(' 或 ')}`);
   });
 
   app.addHook('preHandler', async (request) => {
@@ -77,19 +101,110 @@ export function installRequestGuards(app: FastifyInstance, options: GuardOptions
   });
 }
 
-async function authenticate(request: FastifyRequest, options: GuardOptions): Promise<Actor> {
+function tokenOf(request: FastifyRequest): string {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (!match?.[1]) throw unauthenticated('缺少登录凭证');
-  let claims: TokenClaims;
+  return match[1];
+}
+
+/** The user id a valid token names; 401 for an invalid or expired token or a malformed subject. */
+async function verifiedUserId(tokens: TokenService, token: string): Promise<number> {
+  let sub: string;
   try {
-    claims = await options.tokens.verify(match[1]);
+    sub = (await tokens.verify(token)).sub;
   } catch (err) {
     throw unauthenticated(err instanceof InvalidTokenError ? err.message : undefined);
   }
-  const actor = await options.loadActor(claims);
-  if (!actor) throw unauthenticated('用户不存在或已停用');
-  return actor;
+  const userId = Number(sub);
+  if (!Number.isInteger(userId) || userId <= 0 || userId > 2147483647) throw unauthenticated('用户不存在或已停用');
+  return userId;
+}
+
+function requiredCodes(request: FastifyRequest): readonly string[] {
+  const required = request.routeOptions.config.permission;
+  if (!required) return [];
+  return typeof required === 'string' ? [required] : required;
+}
+
+function permitted(request: FastifyRequest): boolean {
+  const codes = requiredCodes(request);
+  return codes.length === 0 || canAny(request.actor, codes);
+}
+
+/**
+ * Who the caller is, on every request: the token names the user, the account decides. Actors are
+ * cached by user id with the account version they were built at, and a cached actor is used only
+ * after the version was read again in the same request: by the guard (one primary-key read), or, on
+ * routes marked actorConfirmedByHandler, by the handler's own first round trip.
+ */
+class ActorGate {
+  private readonly cache = new ActorCache();
+  private readonly versionStatement;
+
+  constructor(private readonly options: GuardOptions) {
+    this.versionStatement = statement<{ version: string }>('actor_version', options.actors.versionQuery);
+  }
+
+  async authenticate(request: FastifyRequest, userId: number): Promise<void> {
+    const cached = this.cache.get(userId);
+    if (cached && request.routeOptions.config.actorConfirmedByHandler) {
+      request.actor = cached.actor;
+      request.actorConfirmation = { check: { userId, version: cached.version, confirmed: false }, versionQuery: this.options.actors.versionQuery };
+      return;
+    }
+    if (cached && (await this.currentVersion(userId)) === cached.version) {
+      request.actor = cached.actor;
+      return;
+    }
+    await this.reload(request, userId);
+  }
+
+  /** Reads the version now; loads the actor again when it changed. */
+  async confirm(request: FastifyRequest): Promise<void> {
+    const pending = request.actorConfirmation;
+    if (!pending) return;
+    try {
+      confirmActorVersion(pending.check, await this.currentVersion(pending.check.userId));
+      request.actorConfirmation = undefined;
+    } catch (err) {
+      if (!(err instanceof ActorChanged)) throw err;
+      await this.reload(request, pending.check.userId);
+    }
+  }
+
+  async reload(request: FastifyRequest, userId: number): Promise<void> {
+    request.actorConfirmation = undefined;
+    const loaded = await this.options.actors.load(userId);
+    if (!loaded) {
+      this.cache.forget(userId);
+      throw unauthenticated('用户不存在或已停用');
+    }
+    this.cache.set(userId, loaded);
+    request.actor = loaded.actor;
+  }
+
+  private async currentVersion(userId: number): Promise<string | null> {
+    const { database } = this.options;
+    const [row] = await database.read((q) => runStatement(q, this.versionStatement, [userId]));
+    return row?.version ?? null;
+  }
+}
+
+type Handler = RouteOptions['handler'];
+
+/** A handler that found the cached actor out of date runs once more, with the actor loaded again and re-checked. */
+function rerunWhenActorChanged(handler: Handler, actors: ActorGate): Handler {
+  return async function (this: FastifyInstance, request, reply) {
+    try {
+      return await handler.call(this, request, reply);
+    } catch (err) {
+      if (!(err instanceof ActorChanged)) throw err;
+      await actors.reload(request, request.actor.id);
+      if (!permitted(request)) throw forbidden(`缺少权限: ${requiredCodes(request).join(' 或 ')}`);
+      return handler.call(this, request, reply);
+    }
+  };
 }
 
 /** An address past the limit of wrong keys gets 429 before its key is compared; a correct key counts nothing. */

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ActorSource } from '../auth/actor-source.js';
 import type { TokenService } from '../auth/jwt.js';
 import { openDatabase, type Database, type OpenDatabaseOptions } from '../db/database.js';
 import type { LockStore } from '../idempotency/lock-store.js';
 import type { CredentialThrottle } from './credential-throttle.js';
-import { installRequestGuards, type GuardOptions } from './guards.js';
+import { installRequestGuards } from './guards.js';
 import { IDEMPOTENCY_KEY_NOTE, installIdempotencyReplay } from './idempotency-replay.js';
 import { createServiceApp, type ServiceAppOptions } from './service-app.js';
 
@@ -31,7 +32,8 @@ export interface StartServiceOptions<TDeps, TBootstrap> extends Omit<ServiceAppO
   /** Runs before any route exists (first administrator, fixed rows). */
   bootstrap: (database: Database) => Promise<TBootstrap>;
   tokens: TokenService;
-  loadActor: (database: Database) => GuardOptions['loadActor'];
+  /** Where the service's callers come from (cached by account version in the guards). */
+  actors: (database: Database) => ActorSource;
   /** Registers the service's modules and returns the dependencies they share. */
   modules: (parts: ServiceParts) => TDeps;
 }
@@ -67,7 +69,7 @@ export async function startService<TDeps, TBootstrap>(
     })) as unknown as ServiceFastify;
     // before the guards, so its preHandler runs ahead of the 5-second lock (decisions, Idempotency-Key)
     installIdempotencyReplay(app, { database });
-    installRequestGuards(app, { tokens, loadActor: options.loadActor(database), locks, throttle });
+    installRequestGuards(app, { tokens, actors: options.actors(database), database, locks, throttle });
     const deps = options.modules({ app, database, tokens, locks, throttle });
     await app.ready();
     let closed = false;

@@ -1,4 +1,4 @@
-import { boolean, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -26,5 +26,15 @@ export const rolePermissions = pgTable(
   },
   (t) => [primaryKey({ name: 'role_permissions_pk', columns: [t.roleCode, t.permissionCode] })],
 );
+
+/**
+ * A counter per role, raised by a trigger on role_permissions (migration actor_versions) whenever the
+ * role's grants change. With the user row's xmin it makes the account version that cached actors are
+ * checked against, so a role change reaches every process on the next request.
+ */
+export const roleVersions = pgTable('role_versions', {
+  roleCode: text('role_code').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(1),
+});
 
 export type UserRow = typeof users.$inferSelect;

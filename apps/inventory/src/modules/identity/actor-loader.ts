@@ -1,14 +1,22 @@
 import { eq, sql } from 'drizzle-orm';
-import { expandGrants, type Actor, type Database, type TokenClaims } from '@wms/platform';
-import { rolePermissions, users } from '../../db/schema/index.js';
+import { expandGrants, type ActorSource, type Database } from '@wms/platform';
+import { rolePermissions, roleVersions, users } from '../../db/schema/index.js';
 import { DERIVED_GRANTS } from './permission-catalog.js';
 
 /**
- * Loads the caller on every request: the token only names the user, the table decides whether the
- * account is still active and what its role and company are now (an inactive user's token stops working).
- * A prepared statement: every request runs it, so it is built and planned once per connection.
+ * The account version of an inventory caller: the user row's xmin changes with every update of the
+ * row (role, company, active, name…), the role's version with every change of its grants. No row for
+ * an unknown or inactive user.
  */
-export function createActorLoader(database: Database) {
+export const ACTOR_VERSION_SQL = `select u.xmin::text || '.' || coalesce(rv.version, 0)::text as version
+  from users u left join role_versions rv on rv.role_code = u.role
+  where u.id = $1 and u.active`;
+
+/**
+ * Inventory callers: the token only names the user, the table decides whether the account is still
+ * active and what its role, company and grants are now. The guards cache the actor by this version.
+ */
+export function createActorLoader(database: Database): ActorSource {
   const actorById = database.db
     .select({
       id: users.id,
@@ -17,25 +25,31 @@ export function createActorLoader(database: Database) {
       role: users.role,
       companyName: users.companyName,
       active: users.active,
+      version: sql<string>`min(${users}.xmin::text) || '.' || coalesce(max(${roleVersions.version}), 0)::text`,
       grants: sql<string[]>`coalesce(array_agg(${rolePermissions.permissionCode}) filter (where ${rolePermissions.permissionCode} is not null), '{}')`,
     })
     .from(users)
     .leftJoin(rolePermissions, eq(rolePermissions.roleCode, users.role))
+    .leftJoin(roleVersions, eq(roleVersions.roleCode, users.role))
     .where(eq(users.id, sql.placeholder('id')))
     .groupBy(users.id)
     .prepare('load_actor');
-  return async (claims: TokenClaims): Promise<Actor | null> => {
-    const userId = Number(claims.sub);
-    if (!Number.isInteger(userId) || userId <= 0) return null;
-    const [row] = await database.read(() => actorById.execute({ id: userId }));
-    if (!row || !row.active) return null;
-    return {
-      id: row.id,
-      username: row.username,
-      name: row.name,
-      role: row.role,
-      company: row.companyName,
-      grants: expandGrants(row.grants, DERIVED_GRANTS),
-    };
+  return {
+    versionQuery: ACTOR_VERSION_SQL,
+    async load(userId) {
+      const [row] = await database.read(() => actorById.execute({ id: userId }));
+      if (!row || !row.active) return null;
+      return {
+        version: row.version,
+        actor: {
+          id: row.id,
+          username: row.username,
+          name: row.name,
+          role: row.role,
+          company: row.companyName,
+          grants: expandGrants(row.grants, DERIVED_GRANTS),
+        },
+      };
+    },
   };
 }

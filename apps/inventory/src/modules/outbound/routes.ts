@@ -39,7 +39,7 @@ export function registerOutboundRoutes(app: InventoryFastify, deps: InventoryDep
   const requestResponse = { 200: OutboundRequestView, ...errorResponses };
 
   app.post(`${base}/request`, {
-    config: { permission: SELECT, idempotent: true },
+    config: { permission: SELECT, idempotent: true, actorConfirmedByHandler: true },
     schema: {
       tags,
       summary: '提交出库申请（按物料合并、最大可用优先分配并严格预留；库存不足 400 STOCK_SHORTAGE）',
@@ -99,7 +99,7 @@ export function registerOutboundRoutes(app: InventoryFastify, deps: InventoryDep
   }, (request) => closeOutboundRequest(ctxOf(deps, request), request.params.id));
 
   app.get(`${base}/scan`, {
-    config: { permission: EXECUTE },
+    config: { permission: EXECUTE, actorConfirmedByHandler: true },
     schema: {
       tags,
       summary: '出库扫码：可用数量 = 实时可用 + 本申请在该行的预留（仅本申请状态 0/1 时加回）',

@@ -7,6 +7,7 @@ import type { StockRowView } from '../stock/schemas.js';
 import { toStockRowView } from '../stock/stock-mapper.js';
 import { flattenJoined, selectStockRows } from '../stock/stock-rows.js';
 import { addBackFor, withAddBack } from './add-back.js';
+import { lookUpScan } from './scan-statement.js';
 import { outboundFlow } from './request-flow.js';
 import type { AlternativesQuery, BomMatchBody, ScannedRowView, ScanQuery } from './schemas.js';
 
@@ -22,11 +23,11 @@ async function requestOf(q: Queryable, ctx: UseCaseContext, id: number | undefin
 export async function scanForOutbound(ctx: UseCaseContext, query: ScanQuery): Promise<ScannedRowView> {
   const barcode = query.barcode.trim();
   const scope = ctx.scope();
-  const { request, row } = await ctx.read(async (q) => {
-    const found = await requestOf(q, ctx, query.request_id);
-    const [joined] = await selectStockRows(q).where(eq(stockRows.sku, barcode));
-    return { request: found, row: joined && flattenJoined(joined) };
+  const { request, row } = await ctx.readWithActorVersion(async (q, userId) => {
+    const found = await lookUpScan(q, userId, barcode, query.request_id);
+    return { actorVersion: found.actorVersion, value: found };
   });
+  if (query.request_id !== undefined && (!request || !scopeAllows(scope, request.companyName))) throw notFound(outboundFlow.noun);
   if (!row) throw new AppError('NOT_FOUND', `条码 ${barcode} 不存在`);
   if (!scopeAllows(scope, row.companyName) || (request && request.companyName !== row.companyName)) {
     throw new AppError('OTHER_COMPANY', `条码 ${barcode} 属于其他公司（${row.companyName}）`, { company: row.companyName });

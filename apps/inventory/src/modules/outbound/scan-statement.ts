@@ -1,0 +1,51 @@
+import { runStatement, statement, tableColumns, type Queryable } from '@wms/platform';
+import { outboundRequests, stockRows, type OutboundRequestRow } from '../../db/schema/index.js';
+import { ACTOR_VERSION_SQL } from '../identity/actor-loader.js';
+import type { StockRowWithMaterial } from '../stock/stock-rows.js';
+
+const requestColumns = tableColumns(outboundRequests, 'r', 'r_');
+const rowColumns = tableColumns(stockRows, 's', 's_');
+
+/**
+ * GET /outbound/scan in one round trip: the caller's account version (so a cached actor is confirmed
+ * here), the request named (any company: the use case applies the scope), and the row of the barcode
+ * with its material. Built once, prepared once per connection.
+ */
+const SCAN = statement<Record<string, unknown> & { actor_version: string | null; request_found: boolean; row_found: boolean }>(
+  'outbound_scan',
+  `select (select version from (${ACTOR_VERSION_SQL}) as actor) as actor_version,
+          r.id is not null as request_found, ${requestColumns.select},
+          s.id is not null as row_found, ${rowColumns.select},
+          m.name as "m_materialName", m.spec_model as "m_specModel", m.category as "m_category", m.unit as "m_unit",
+          m.company_name as "m_companyName", m.reference_price as "m_referencePrice"
+     from (select 1) as one
+     left join outbound_requests r on r.id = $3::int
+     left join (stock_rows s join materials m on m.id = s.base_id) on s.sku = $2::text`,
+);
+
+export interface ScanLookup {
+  actorVersion: string | null;
+  request: OutboundRequestRow | null;
+  row: StockRowWithMaterial | null;
+}
+
+export async function lookUpScan(q: Queryable, userId: number, barcode: string, requestId: number | undefined): Promise<ScanLookup> {
+  const [found] = await runStatement(q, SCAN, [userId, barcode, requestId ?? null]);
+  if (!found) return { actorVersion: null, request: null, row: null };
+  return {
+    actorVersion: found.actor_version,
+    request: found.request_found ? requestColumns.map(found) : null,
+    row: found.row_found ? { ...rowColumns.map(found), ...materialOf(found) } : null,
+  };
+}
+
+function materialOf(found: Record<string, unknown>) {
+  return {
+    materialName: found.m_materialName as string,
+    specModel: found.m_specModel as string,
+    category: found.m_category as string,
+    unit: found.m_unit as string,
+    companyName: found.m_companyName as string,
+    referencePrice: found.m_referencePrice as string | null,
+  };
+}
