@@ -201,6 +201,7 @@ describe('executing an approved request by scan', () => {
       { base_id: c.material.id, quantity: 2 },
     ]);
     expect(request.items.map((line) => line.stock_id)).toEqual([a.rows[0]!.id, b.rows[0]!.id, c.rows[0]!.id]);
+    const [mark] = await queryRows<{ id: number }>(t, sql`select coalesce(max(id), 0)::int as id from audit_logs`);
 
     const response = await execute(w.op.token, executeBody(request.id, [
       { barcode: c.rows[0]!.sku, quantity: 2 },
@@ -221,6 +222,20 @@ describe('executing an approved request by scan', () => {
     expect(await rowState(t, b.rows[1]!.id)).toMatchObject({ stock: 3, available: 3 });
     expect(await rowState(t, c.rows[0]!.id)).toMatchObject({ stock: 4, available: 4 });
     expect((await storedRequest(t, request.id)).items_json.every((line) => !line.reserved)).toBe(true);
+    // One stock audit record per row released and one per row taken, as when each was its own statement.
+    const audited = await queryRows<{ target_id: string; n: number }>(
+      t,
+      sql`select target_id, count(*)::int as n from audit_logs
+           where id > ${mark!.id} and table_name = 'stock_rows' and action = 'UPDATE' and username = ${w.op.username}
+           group by target_id`,
+    );
+    expect(Object.fromEntries(audited.map((record) => [Number(record.target_id), record.n]))).toEqual({
+      [a.rows[0]!.id]: 1,
+      [a.rows[1]!.id]: 1,
+      [b.rows[0]!.id]: 2,
+      [b.rows[1]!.id]: 1,
+      [c.rows[0]!.id]: 2,
+    });
   });
 
   it('executes only from status 1, once', async () => {
