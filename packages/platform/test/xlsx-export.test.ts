@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip'; // exceljs's own zip library, to look at the sheet XML
 import { describe, expect, it } from 'vitest';
-import { sheetOf, streamWorkbook, writeWorkbook, type SheetSpec } from '../src/xlsx/export.js';
+import { sheetOf, streamWorkbook, writeWorkbook, writeWorkbookTo, type SheetSpec } from '../src/xlsx/export.js';
 
 interface Line {
   name: string;
@@ -77,10 +79,23 @@ describe('writeWorkbook', () => {
         expect(cell.numFmt).toBe('@'); // Text format: editing the cell keeps it text
       }
     });
-    // In the file itself: shared-string cells ('s', constant text), and no formula element anywhere.
-    const xml = await (await JSZip.loadAsync(file)).file('xl/worksheets/sheet1.xml')!.async('string');
-    expect(xml).toMatch(/<c r="A2" s="\d+" t="s"><v>\d+<\/v><\/c>/);
+    // In the file itself: inline-string cells (constant text), and no formula element anywhere.
+    const zip = await JSZip.loadAsync(file);
+    const xml = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+    expect(xml).toContain('<c r="A2" s="1" t="inlineStr"><is><t>=1+1</t></is></c>');
+    expect(xml).toContain('<c r="A6" s="1" t="inlineStr"><is><t>=HYPERLINK(&quot;http://evil&quot;,&quot;x&quot;)</t></is></c>');
     expect(xml).not.toMatch(/<f[ >]/);
+    expect(zip.file('xl/sharedStrings.xml')).toBeNull();
+  });
+
+  it('keeps text exactly: markup, line breaks, edge spaces; drops what XML cannot carry', async () => {
+    const texts = ['<急件> & "引号"', '  两端空格 ', '第一行\n第二行', 'tab\there', 'bell\u0007gone', '😀 emoji'];
+    const spec = { name: "O'Brien 表", columns: [{ header: '文本', type: 'text' as const, value: (row: string) => row }], rows: texts };
+    const workbook = await readBack(await writeWorkbook([sheetOf(spec)]));
+    const worksheet = workbook.getWorksheet("O'Brien 表")!;
+    const values = texts.map((_, index) => worksheet.getRow(index + 2).getCell(1).value);
+    expect(values).toEqual([...texts.slice(0, 4), 'bellgone', '😀 emoji']);
+    expect(worksheet.autoFilter).toBe('A1:A7');
   });
 
   it('keeps numbers as numbers and numeric text in text columns as text', async () => {
@@ -137,6 +152,43 @@ describe('writeWorkbook', () => {
     expect(worksheet.getRow(5001).getCell(3).value).toBe(4999);
     expect((worksheet.getRow(5001).getCell(4).value as Date).toISOString()).toBe('2026-01-01T09:23:19.000Z');
     expect(workbook.getWorksheet('汇总')!.getRow(2).getCell(1).value).toBe(5000);
+  });
+
+  it('stops reading rows while the output is not read, and finishes once it is', async () => {
+    let pulled = 0;
+    async function* rows() {
+      for (let i = 0; i < 30_000; i += 1) {
+        pulled += 1;
+        yield line({ name: `物料${i}-${'x'.repeat(i % 50)}`, note: `备注${i}`, quantity: i });
+      }
+    }
+    const output = new PassThrough({ highWaterMark: 16 * 1024 });
+    const writing = writeWorkbookTo([sheetOf(sheet(rows()))], output);
+    await sleep(300);
+    const pulledWhileBlocked = pulled;
+    await sleep(300);
+    expect(pulled).toBe(pulledWhileBlocked); // waiting for the reader, not buffering the rest
+    expect(pulled).toBeLessThan(10_000);
+    const [file] = await Promise.all([buffer(output), writing]);
+    expect(pulled).toBe(30_000);
+    expect((await readBack(file)).worksheets[0]!.rowCount).toBe(30_001);
+  });
+
+  it('gives up and closes the row source when the reader goes away', async () => {
+    let closed = false;
+    async function* rows() {
+      try {
+        for (let i = 0; ; i += 1) yield line({ name: `物料${i}`, note: 'n'.repeat(200) });
+      } finally {
+        closed = true;
+      }
+    }
+    const output = new PassThrough({ highWaterMark: 16 * 1024 });
+    const writing = writeWorkbookTo([sheetOf(sheet(rows()))], output);
+    await sleep(100);
+    output.destroy();
+    await expect(writing).rejects.toThrow();
+    expect(closed).toBe(true);
   });
 
   it('rejects when a row source fails', async () => {

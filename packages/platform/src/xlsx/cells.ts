@@ -1,4 +1,3 @@
-import type { Style } from 'exceljs';
 import { Decimal } from 'decimal.js';
 
 /**
@@ -7,27 +6,19 @@ import { Decimal } from 'decimal.js';
  */
 export type CellType = 'text' | 'number' | 'date' | 'datetime';
 
-export interface Cell {
-  value: string | number | Date | null;
-  style?: Partial<Style>;
-  /** Characters the cell needs on screen (CJK count double); sizes the column. */
-  width: number;
-}
+/** How a cell is written: its XML form and its style (sheet-xml.ts). */
+export type CellKind = 'empty' | 'text' | 'number' | 'datetime' | 'date';
+
+export type Cell =
+  | { kind: 'empty' }
+  | { kind: 'text'; value: string }
+  | { kind: 'number'; value: number }
+  /** The Beijing wall-clock time (datetime) or day (date), encoded in the Date's UTC fields. */
+  | { kind: 'datetime' | 'date'; value: Date };
 
 const BEIJING_OFFSET_MS = 8 * 3600_000; // Asia/Shanghai has no daylight saving time
-const DATETIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
-const DATE_FORMAT = 'yyyy-mm-dd';
-
-/*
- * Text cells are string cells (never evaluated by a spreadsheet program, so '=1+1' shows as typed)
- * formatted as Text ('@'), so editing the cell and pressing Enter keeps it text instead of running it.
- * One shared object per style: the streaming writer remembers style objects it has seen (WeakMap),
- * so 100,000-row exports do not hash a fresh style per cell.
- */
-const TEXT_STYLE: Partial<Style> = { numFmt: '@' };
-const DATETIME_STYLE: Partial<Style> = { numFmt: DATETIME_FORMAT };
-const DATE_STYLE: Partial<Style> = { numFmt: DATE_FORMAT };
-export const HEADER_STYLE: Partial<Style> = { font: { bold: true }, numFmt: '@' };
+export const DATETIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+export const DATE_FORMAT = 'yyyy-mm-dd';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -62,7 +53,10 @@ function calendarDateOf(value: unknown): Date | null {
 
 function numberOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (Decimal.isDecimal(value)) return (value as Decimal).toNumber();
+  if (Decimal.isDecimal(value)) {
+    const number = (value as Decimal).toNumber();
+    return Number.isFinite(number) ? number : null;
+  }
   if (typeof value === 'string' && DECIMAL_TEXT.test(value)) return Number(value);
   return null;
 }
@@ -86,20 +80,34 @@ export function displayWidth(text: string): number {
   return widest;
 }
 
-const textCell = (value: unknown): Cell => {
-  const text = textOf(value);
-  return { value: text, style: TEXT_STYLE, width: displayWidth(text) };
-};
-const numberCell = (value: number): Cell => ({ value, width: String(value).length });
-const datetimeCell = (instant: Date): Cell => ({ value: beijingWallClock(instant), style: DATETIME_STYLE, width: DATETIME_FORMAT.length });
-const dateCell = (day: Date): Cell => ({ value: day, style: DATE_STYLE, width: DATE_FORMAT.length });
+const EMPTY: Cell = { kind: 'empty' };
+const textCell = (value: unknown): Cell => ({ kind: 'text', value: textOf(value) });
+const numberCell = (value: number): Cell => ({ kind: 'number', value });
+const datetimeCell = (instant: Date): Cell => ({ kind: 'datetime', value: beijingWallClock(instant) });
+const dateCell = (day: Date): Cell => ({ kind: 'date', value: day });
+
+/** Characters the cell needs on screen (CJK count double); sizes the column from the first rows only. */
+export function cellWidth(cell: Cell): number {
+  switch (cell.kind) {
+    case 'empty':
+      return 0;
+    case 'text':
+      return displayWidth(cell.value);
+    case 'number':
+      return String(cell.value).length;
+    case 'datetime':
+      return DATETIME_FORMAT.length;
+    case 'date':
+      return DATE_FORMAT.length;
+  }
+}
 
 /**
  * The cell for a value in a column of the given type. A value that does not fit its type (a '—'
  * placeholder in a number column) is written as text rather than dropped.
  */
 export function toCell(value: unknown, type?: CellType): Cell {
-  if (value === null || value === undefined) return { value: null, width: 0 };
+  if (value === null || value === undefined) return EMPTY;
   switch (type) {
     case 'text':
       return textCell(value);
@@ -118,7 +126,7 @@ export function toCell(value: unknown, type?: CellType): Cell {
     default: {
       if (typeof value === 'number' || Decimal.isDecimal(value)) {
         const number = numberOf(value);
-        return number === null ? { value: null, width: 0 } : numberCell(number); // NaN and Infinity stay empty
+        return number === null ? EMPTY : numberCell(number); // NaN and Infinity stay empty
       }
       const instant = instantOf(value);
       return instant ? datetimeCell(instant) : textCell(value);

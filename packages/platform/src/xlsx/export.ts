@@ -1,7 +1,20 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import ExcelJS from 'exceljs';
-import { HEADER_STYLE, displayWidth, toCell, type Cell, type CellType } from './cells.js';
+import { cellWidth, displayWidth, toCell, type Cell, type CellType } from './cells.js';
+import {
+  columnLetters,
+  contentTypesXml,
+  headerRowXml,
+  ROOT_RELS_XML,
+  rowXml,
+  sheetEndXml,
+  sheetStartXml,
+  STYLES_XML,
+  workbookRelsXml,
+  workbookXml,
+  type SheetEntry,
+} from './sheet-xml.js';
+import { ZipStream, type ZipEntry } from './zip-stream.js';
 
 export { beijingWallClock, displayWidth, type CellType } from './cells.js';
 
@@ -25,70 +38,98 @@ export function sheetOf<Row>(sheet: SheetSpec<Row>): SheetSpec<never> {
   return sheet as unknown as SheetSpec<never>;
 }
 
-/** Rows read before the columns are sized; the streaming writer fixes widths before the first row. */
+/** Rows read before the columns are sized; the widths precede the first row in the file. */
 const WIDTH_SAMPLE_ROWS = 200;
 const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
 const HEADER_PADDING = 4; // bold text plus the filter button
 const CELL_PADDING = 2;
-const FROZEN_HEADER: Partial<ExcelJS.WorksheetView> = { state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' };
+/** XML collected before it goes to the zip: each hand-over may wait for the deflater, which yields the event loop. */
+const CHUNK_CHARS = 64 * 1024;
 
-type Worksheet = ExcelJS.Worksheet;
-
-function fittedWidth(header: string, sample: Cell[]): number {
-  const widest = sample.reduce((max, cell) => Math.max(max, cell.width + CELL_PADDING), displayWidth(header) + HEADER_PADDING);
+function fittedWidth(header: string, sample: readonly Cell[]): number {
+  const widest = sample.reduce((max, cell) => Math.max(max, cellWidth(cell) + CELL_PADDING), displayWidth(header) + HEADER_PADDING);
   return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest));
 }
 
-function appendRow(worksheet: Worksheet, cells: readonly Cell[], style?: Partial<ExcelJS.Style>): void {
-  const row = worksheet.addRow(cells.map((cell) => cell.value));
-  cells.forEach((cell, index) => {
-    const styleOfCell = style ?? cell.style;
-    if (styleOfCell && cell.value !== null) row.getCell(index + 1).style = styleOfCell;
-  });
-  row.commit();
+/** A sheet's XML on its way into its zip entry, in chunks of about CHUNK_CHARS. */
+class SheetText {
+  private pending = '';
+
+  constructor(private readonly entry: ZipEntry) {}
+
+  async add(xml: string): Promise<void> {
+    this.pending += xml;
+    if (this.pending.length >= CHUNK_CHARS) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const text = this.pending;
+    this.pending = '';
+    if (text) await this.entry.write(text);
+  }
 }
 
-/** Opens the sheet once the sample is read: frozen bold header, sized columns, then the sampled rows. */
-function openSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: SheetSpec<never>, sample: Cell[][]): Worksheet {
-  const worksheet = workbook.addWorksheet(sheet.name, { views: [FROZEN_HEADER] });
-  worksheet.columns = sheet.columns.map((column, index) => ({
-    width: column.width ?? fittedWidth(column.header, sample.map((cells) => cells[index]!)),
-  }));
-  appendRow(worksheet, sheet.columns.map((column) => ({ value: column.header, width: 0 })), HEADER_STYLE);
-  for (const cells of sample) appendRow(worksheet, cells);
-  return worksheet;
+/** Opens the sheet once the sample is read: frozen pane, sized columns, bold header, then the sampled rows. */
+async function openSheet(text: SheetText, sheet: SheetSpec<never>, sample: Cell[][], letters: string[], selected: boolean): Promise<void> {
+  const widths = sheet.columns.map((column, index) => column.width ?? fittedWidth(column.header, sample.map((cells) => cells[index]!)));
+  await text.add(sheetStartXml(widths, selected) + headerRowXml(sheet.columns.map((column) => column.header), letters));
+  for (const [index, cells] of sample.entries()) await text.add(rowXml(index + 2, cells, letters));
 }
 
-async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: SheetSpec<never>): Promise<void> {
-  const sample: Cell[][] = [];
-  let worksheet: Worksheet | undefined;
+async function writeSheet(zip: ZipStream, sheet: SheetSpec<never>, index: number): Promise<SheetEntry> {
+  const entry = zip.entry(`xl/worksheets/sheet${index + 1}.xml`);
+  const text = new SheetText(entry);
+  const letters = sheet.columns.map((_, column) => columnLetters(column));
+  let sample: Cell[][] | null = [];
   let rowCount = 0;
   for await (const row of sheet.rows) {
     const cells = sheet.columns.map((column) => toCell(column.value(row), column.type));
     rowCount += 1;
-    if (worksheet) appendRow(worksheet, cells);
-    else {
-      sample.push(cells);
-      if (sample.length === WIDTH_SAMPLE_ROWS) worksheet = openSheet(workbook, sheet, sample);
+    if (!sample) await text.add(rowXml(rowCount + 1, cells, letters));
+    else if (sample.push(cells) === WIDTH_SAMPLE_ROWS) {
+      await openSheet(text, sheet, sample, letters, index === 0);
+      sample = null;
     }
   }
-  worksheet ??= openSheet(workbook, sheet, sample);
+  if (sample) await openSheet(text, sheet, sample, letters, index === 0);
   // The filter spans header and data, so sorting and filtering in any program covers every row.
-  if (sheet.columns.length > 0) worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rowCount + 1, column: sheet.columns.length } };
-  worksheet.commit();
+  const filterRange = letters.length > 0 ? `A1:${letters.at(-1)}${rowCount + 1}` : null;
+  await text.add(sheetEndXml(filterRange));
+  await text.flush();
+  await entry.close();
+  return { name: sheet.name, filterRange };
+}
+
+async function writePart(zip: ZipStream, name: string, xml: string): Promise<void> {
+  const entry = zip.entry(name);
+  await entry.write(xml);
+  await entry.close();
 }
 
 /**
- * Writes the sheets into `output` with the streaming writer, so a large export never holds a whole
- * workbook. Every sheet has a bold, frozen header row with a filter and sized columns; times are
- * date cells in Beijing time; text is written as text cells that no spreadsheet evaluates as a
- * formula (contract §7), keeping what the user sees exactly the stored text.
+ * Writes the sheets into `output` as they are read, so a large export never holds a whole workbook
+ * (a few chunks at most: writing waits while the output is full). Every sheet has a bold, frozen
+ * header row with a filter and sized columns; times are date cells in Beijing time; text is written
+ * as inline text cells that no spreadsheet evaluates as a formula (contract §7), keeping what the
+ * user sees exactly the stored text. Ends `output` when done; on failure `output` is the caller's.
  */
 export async function writeWorkbookTo(sheets: SheetSpec<never>[], output: Writable): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: true });
-  for (const sheet of sheets) await writeSheet(workbook, sheet);
-  await workbook.commit();
+  const zip = new ZipStream(output);
+  try {
+    await writePart(zip, '[Content_Types].xml', contentTypesXml(sheets.length));
+    await writePart(zip, '_rels/.rels', ROOT_RELS_XML);
+    await writePart(zip, 'xl/styles.xml', STYLES_XML);
+    const entries: SheetEntry[] = [];
+    for (const [index, sheet] of sheets.entries()) entries.push(await writeSheet(zip, sheet, index));
+    await writePart(zip, 'xl/workbook.xml', workbookXml(entries));
+    await writePart(zip, 'xl/_rels/workbook.xml.rels', workbookRelsXml(sheets.length));
+    await zip.end();
+  } catch (error) {
+    zip.abort();
+    throw error;
+  }
+  output.end();
 }
 
 /** The workbook as one Buffer (exports that already hold their rows). */
