@@ -1,4 +1,4 @@
-import { toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
+import { runStatement, statement, tableColumns, toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
 import { OUTBOUND_STATUS, outboundRequests, type OutboundRequestRow, type OutboundType } from '../../db/schema/index.js';
 import { companyForRecord } from '../identity/company-rules.js';
 import { reserveStock, type RequestedItem } from '../reservation/index.js';
@@ -23,22 +23,29 @@ export interface NewOutboundRequest {
  */
 export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboundRequest): Promise<OutboundRequestRow> {
   const lines = await reserveStock(tx, input.companyName, input.items);
-  const [created] = await tx
-    .insert(outboundRequests)
-    .values({
-      applicantId: input.applicantId,
-      companyName: input.companyName,
-      outboundType: input.outboundType,
-      status: input.status ?? OUTBOUND_STATUS.pending,
-      itemsJson: lines,
-      remark: input.remark?.trim() || null,
-      sourceReturnId: input.sourceReturnId ?? null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return created!;
+  const [created] = await runStatement(tx, INSERT_REQUEST, [
+    input.applicantId,
+    input.companyName,
+    input.outboundType,
+    input.status ?? OUTBOUND_STATUS.pending,
+    JSON.stringify(lines),
+    input.remark?.trim() || null,
+    input.sourceReturnId ?? null,
+    now.toISOString(),
+  ]);
+  return requestColumns.map(created!);
 }
+
+const requestColumns = tableColumns(outboundRequests, 'r');
+
+/** Every submission runs it: prepared once per connection instead of built by drizzle per call. */
+const INSERT_REQUEST = statement<Record<string, unknown>>(
+  'outbound_request_insert',
+  `insert into outbound_requests as r
+     (applicant_id, company_name, outbound_type, status, items_json, remark, source_return_id, created_at, updated_at)
+   values ($1::int, $2::text, $3::text, $4::int, $5::jsonb, $6::text, $7::int, $8::timestamptz, $8::timestamptz)
+   returning ${requestColumns.select}`,
+);
 
 /**
  * POST /outbound/request (spec 3.2): a new request in status 0, reserved at submission. It belongs to
@@ -46,12 +53,12 @@ export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboun
  * reserved rows stay locked until then, and naming them needs no lock.
  */
 export async function submitOutboundRequest(ctx: UseCaseContext, input: SubmitRequestBody): Promise<OutboundRequestView> {
-  const companyName = await ctx.read((q) => companyForRecord(q, ctx.actor, input.company_name));
   const items = input.items.map((item) => ({ base_id: item.base_id, quantity: toDecimalString(item.quantity) }));
-  const created = await ctx.transaction((tx) =>
+  // the company is decided inside the transaction: its first round trip confirms the (cached) actor
+  const created = await ctx.transaction(async (tx) =>
     createReservedRequest(tx, ctx.now, {
       applicantId: ctx.actor.id,
-      companyName,
+      companyName: await companyForRecord(tx, ctx.actor, input.company_name),
       outboundType: input.outbound_type,
       items,
       remark: input.remark,

@@ -1,6 +1,5 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { AppError, queryRows, toQuantityOrZero, type Tx } from '@wms/platform';
-import { materials, stockRows } from '../../db/schema/index.js';
+import { AppError, runStatement, statement, toQuantityOrZero, type Tx } from '@wms/platform';
+import type { StockKind } from '../../db/schema/stock.js';
 import {
   allocateLargestFirst,
   mergeByMaterial,
@@ -46,63 +45,69 @@ export async function reserveStock(tx: Tx, company: string, items: readonly Requ
 }
 
 /**
- * The requested materials with their candidates (在库 rows with available > 0), largest first, in one
- * query. A material that is unknown or of another company is 404.
+ * The requested materials of the company with their candidates (在库 rows with available > 0), largest
+ * first, in one prepared statement. A material without candidates still comes back (s columns null).
  */
+const MATERIALS_AND_CANDIDATES = statement<{ base_id: number; name: string; id: number | null; source_table: StockKind | null; available_quantity: string | null }>(
+  'reserve_candidates',
+  `select m.id as base_id, m.name, s.id, s.source_table, s.available_quantity
+     from materials m
+     left join stock_rows s on s.base_id = m.id and s.status = '在库' and s.available_quantity > 0
+    where m.id = any($1::int[]) and m.company_name = $2::text
+    order by s.available_quantity desc, s.id asc`,
+);
+
+/** A material that is unknown or of another company is 404. */
 async function readMaterialsAndCandidates(
   tx: Tx,
   company: string,
   baseIds: number[],
 ): Promise<{ names: Map<number, string>; candidates: AllocationCandidate[] }> {
-  const rows = await tx
-    .select({
-      baseId: materials.id,
-      name: materials.name,
-      id: stockRows.id,
-      sourceTable: stockRows.sourceTable,
-      availableQuantity: stockRows.availableQuantity,
-    })
-    .from(materials)
-    .leftJoin(stockRows, and(eq(stockRows.baseId, materials.id), eq(stockRows.status, '在库'), gt(stockRows.availableQuantity, '0')))
-    .where(and(inArray(materials.id, baseIds), eq(materials.companyName, company)))
-    .orderBy(desc(stockRows.availableQuantity), asc(stockRows.id));
-  const names = new Map(rows.map((row) => [row.baseId, row.name]));
+  const rows = await runStatement(tx, MATERIALS_AND_CANDIDATES, [baseIds, company]);
+  const names = new Map(rows.map((row) => [row.base_id, row.name]));
   const missing = baseIds.find((id) => !names.has(id));
   if (missing !== undefined) throw new AppError('NOT_FOUND', `物料不存在: ${missing}`, { base_id: missing });
   const candidates: AllocationCandidate[] = [];
   for (const row of rows) {
-    if (row.id === null || row.sourceTable === null || row.availableQuantity === null) continue;
-    candidates.push({ id: row.id, base_id: row.baseId, source_table: row.sourceTable, available_quantity: row.availableQuantity });
+    if (row.id === null || row.source_table === null || row.available_quantity === null) continue;
+    candidates.push({ id: row.id, base_id: row.base_id, source_table: row.source_table, available_quantity: row.available_quantity });
   }
   return { names, candidates };
 }
 
+const SAVEPOINT = statement('reserve_savepoint', 'savepoint reserve_stock');
+const ROLLBACK_TO_SAVEPOINT = statement('reserve_rollback', 'rollback to savepoint reserve_stock');
+
+/**
+ * The materialized CTE locks the rows in ascending id order (FOR UPDATE above the sort), and only rows
+ * it locked reach the guarded update, which re-checks status and availability on the newest row version.
+ */
+const TAKE_IN_ID_ORDER = statement<{ id: number }>(
+  'reserve_take',
+  `with locked as materialized (
+     select id from stock_rows where id = any($1::int[]) order by id for update
+   )
+   update stock_rows as s
+      set available_quantity = s.available_quantity - wanted.quantity, updated_at = now()
+     from locked
+     join unnest($1::int[], $2::numeric[]) as wanted(id, quantity) on wanted.id = locked.id
+    where s.id = locked.id and s.status = '在库' and s.available_quantity >= wanted.quantity
+   returning s.id`,
+);
+
 /**
  * True when every line was taken; false (and nothing taken) when a concurrent request got there first.
- * One statement: the materialized CTE locks the rows in ascending id order (FOR UPDATE above the sort),
- * and only rows it locked reach the guarded update, which re-checks status and availability on the
- * newest row version. On success the savepoint is simply left to the transaction's commit (releasing
- * it would cost a round trip while the rows are locked); on failure, rolling back to it undoes this
- * attempt and releases its row locks.
+ * On success the savepoint is simply left to the transaction's commit (releasing it would cost a round
+ * trip while the rows are locked); on failure, rolling back to it undoes this attempt and releases its
+ * row locks.
  */
 async function takeInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<boolean> {
   const ids = lines.map((line) => line.stock_id);
   const quantities = lines.map((line) => line.quantity.toString());
-  await tx.execute(sql`savepoint reserve_stock`);
-  const taken = await queryRows<{ id: number }>(
-    tx,
-    sql`with locked as materialized (
-          select id from stock_rows where id = any(${sql.param(ids)}::int[]) order by id for update
-        )
-        update stock_rows as s
-           set available_quantity = s.available_quantity - wanted.quantity, updated_at = now()
-          from locked
-          join unnest(${sql.param(ids)}::int[], ${sql.param(quantities)}::numeric[]) as wanted(id, quantity) on wanted.id = locked.id
-         where s.id = locked.id and s.status = '在库' and s.available_quantity >= wanted.quantity
-        returning s.id`,
-  );
+  await runStatement(tx, SAVEPOINT, []);
+  const taken = await runStatement(tx, TAKE_IN_ID_ORDER, [ids, quantities]);
   if (taken.length === lines.length) return true;
-  await tx.execute(sql`rollback to savepoint reserve_stock`);
+  await runStatement(tx, ROLLBACK_TO_SAVEPOINT, []);
   return false;
 }
 
