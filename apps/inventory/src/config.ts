@@ -11,6 +11,7 @@ import {
   readJwtSecretSetting,
   readOptional,
   readPort,
+  readPositiveInteger,
   readRedisUrl,
   readString,
   type CredentialLimits,
@@ -39,6 +40,8 @@ export interface InventoryConfig {
   labelFontFamily?: string;
   seedDemo: boolean;
   nodeEnv: string;
+  /** HTTP worker processes of the production start (INVENTORY_WORKERS); more than 1 needs PostgreSQL and Redis. */
+  workers?: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -68,7 +71,21 @@ export function loadInventoryConfig(env: Env = process.env): InventoryConfig {
     labelFontFamily: readOptional(env, 'LABEL_FONT_FAMILY'),
     seedDemo: readFlag(env, 'SEED_DEMO', false),
     nodeEnv,
+    workers: readWorkers(env),
   };
+}
+
+/**
+ * Worker processes share one database and one port (node:cluster). PGlite lives inside one process,
+ * and the 5-second idempotency lock and the credential counters must be shared: more than one worker
+ * needs DATABASE_URL=postgres://… and REDIS_URL.
+ */
+function readWorkers(env: Env): number {
+  const workers = readPositiveInteger(env, 'INVENTORY_WORKERS', 1, 64);
+  if (workers === 1) return 1;
+  if (!/^postgres(ql)?:\/\//.test(env.DATABASE_URL ?? '')) throw new ConfigError('INVENTORY_WORKERS', '多个工作进程需要 PostgreSQL (DATABASE_URL=postgres://…)；内嵌 PGlite 只能单进程运行');
+  if (!readRedisUrl(env, 'REDIS_URL')) throw new ConfigError('INVENTORY_WORKERS', '多个工作进程需要 REDIS_URL，以便共享幂等锁和登录失败计数');
+  return workers;
 }
 
 /** A configured font that cannot be read stops the start, instead of failing every label sheet later. */

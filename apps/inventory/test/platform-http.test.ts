@@ -76,6 +76,16 @@ describe('configuration', () => {
     expect(config.credentialLimits).toEqual({ loginFailuresPerUser: 5, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 });
   });
 
+  it('runs several workers only on PostgreSQL with Redis, where the lock and the counters are shared', () => {
+    const base = { DATA_DIR: '/tmp/wms-config-test', INVENTORY_WORKERS: '2' };
+    const postgres = 'postgres://postgres@127.0.0.1:5432/x';
+    expect(() => loadInventoryConfig(base)).toThrowError('INVENTORY_WORKERS');
+    expect(() => loadInventoryConfig({ ...base, DATABASE_URL: postgres })).toThrowError('REDIS_URL');
+    expect(loadInventoryConfig({ ...base, DATABASE_URL: postgres, REDIS_URL: 'redis://127.0.0.1:6379' }).workers).toBe(2);
+    expect(() => loadInventoryConfig({ ...base, INVENTORY_WORKERS: '0' })).toThrowError(ConfigError);
+    expect(loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test' }).workers).toBe(1);
+  });
+
   it('reads the credential throttle limits', () => {
     const config = loadInventoryConfig({
       DATA_DIR: '/tmp/wms-config-test',
