@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createCredentialThrottle, createLockStore, createTokenService, PGLITE_CUBE, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
+import { createCredentialThrottle, createLockStore, createTokenService, PGLITE_CUBE, PGLITE_PG_TRGM, startService, type FastifyServerOptionsLogger, type LockStore } from '@wms/platform';
 import type { InventoryConfig } from './config.js';
 import type { InventoryDeps, InventoryFastify } from './app-types.js';
 import { bootstrapInventory, type BootstrapResult } from './bootstrap.js';
@@ -30,8 +30,8 @@ import { installOutboxDispatcher, type DispatcherOptions } from './modules/integ
 
 export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const INVENTORY_AUDIENCE = 'inventory';
-/** PGlite extensions the inventory migrations need (cube: image search descriptors). */
-export const INVENTORY_PGLITE_EXTENSIONS = PGLITE_CUBE;
+/** PGlite extensions the inventory migrations need (cube: image search descriptors; pg_trgm: list keyword indexes). */
+export const INVENTORY_PGLITE_EXTENSIONS = { ...PGLITE_CUBE, ...PGLITE_PG_TRGM };
 
 export interface BuildOptions {
   logger?: FastifyServerOptionsLogger;

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Extensions } from '@electric-sql/pglite';
 import { cube } from '@electric-sql/pglite/contrib/cube';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -72,6 +73,9 @@ export interface OpenDatabaseOptions {
 
 /** PGlite's build of the contrib `cube` extension, for a service whose migrations create it. */
 export const PGLITE_CUBE: Extensions = { cube };
+
+/** PGlite's build of the contrib `pg_trgm` extension (trigram indexes for substring search). */
+export const PGLITE_PG_TRGM: Extensions = { pg_trgm };
 
 /** PGlite: the audit settings (and the actor probe) in one statement after drizzle's BEGIN. */
 async function setAuditContext(tx: Tx, audit: AuditContext): Promise<void> {
