@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
-import { unmetered } from './query-meter.js';
+import { cpuMsOf, procReadable } from './proc.js';
 
 /**
  * Samples pg_stat_activity of one database while a phase runs and tallies what its backends are doing:
@@ -34,24 +32,8 @@ export interface ActivitySampler {
   stop(): Promise<ActivityShares>;
 }
 
-let ticksPerSecond: number | undefined;
-const procReadable = existsSync('/proc/self/stat');
-
-/** utime + stime of a process in ms; undefined when it is gone (a backend that just ended). */
-function cpuMsOf(pid: number): number | undefined {
-  try {
-    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-    // After the parenthesized command name come state (field 3) … utime (14) and stime (15).
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function startActivitySampler(serverUrl: string, database: string, everyMs = 50): Promise<ActivitySampler> {
-  const client = unmetered(new pg.Client({ connectionString: serverUrl }));
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   const host = new URL(serverUrl).hostname;
   // Same machine: a loopback address or a Unix socket folder (postgres://user@%2Fvar%2Frun%2Fpostgresql/db).

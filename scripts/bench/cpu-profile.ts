@@ -1,7 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
+import { readFileSync } from 'node:fs';
 
-/** A V8 CPU profile of this (the server) process for one phase, written as a .cpuprofile file. */
+/** The summary of a V8 CPU profile of one product process for one phase (.cpuprofile, open in Chrome DevTools). */
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -24,24 +23,10 @@ export interface ProfileSummary {
   topFunctions: Array<{ fn: string; share: number }>;
 }
 
-export interface CpuProfiler {
-  stop(file: string): Promise<ProfileSummary>;
-}
-
-export async function startCpuProfile(): Promise<CpuProfiler> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 500 });
-  await session.post('Profiler.start');
-  return {
-    async stop(file) {
-      const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
-      session.disconnect();
-      writeFileSync(file, JSON.stringify(profile));
-      return { file, ...summarize(profile) };
-    },
-  };
+/** Reads a .cpuprofile file (written by the product's meter) and summarises it. */
+export function summarizeProfileFile(file: string): ProfileSummary {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  return { file, ...summarize(profile) };
 }
 
 /** Where a function lives: a package under node_modules, a project folder, node itself, or V8. */

@@ -1,14 +1,14 @@
-import { join } from 'node:path';
 import { startActivitySampler, type ActivityShares } from './activity-sampler.js';
-import { startCpuProfile, type ProfileSummary } from './cpu-profile.js';
+import type { ProfileSummary } from './cpu-profile.js';
 import { watchDeadlocks } from './deadlock-log.js';
 import type { LoadGenerator } from './load-client.js';
 import type { ExecutionJob, LoadResult, Workload } from './load-protocol.js';
-import type { Product } from './product.js';
-import { queryTotals, queryTotalsSince } from './query-meter.js';
+import type { NoiseMeter, NoiseWindow } from './noise-meter.js';
+import type { Product, SeededProduct } from './product.js';
+import type { MeterTotals } from './product-server.js';
 import { RESULTS_DIR, type BenchSettings } from './settings.js';
 
-export type PhaseName = 'submit' | 'hot' | 'scan' | 'floor' | 'execute';
+export type PhaseName = 'submit' | 'hot' | 'scan' | 'floor' | 'execute' | 'pglite';
 
 export interface PhaseResult {
   name: PhaseName;
@@ -17,15 +17,19 @@ export interface PhaseResult {
   rows: number;
   load: LoadResult;
   /**
-   * Per measured HTTP call: round trips to PostgreSQL and their time as node saw
-   * it, time waiting for a pooled connection, and CPU milliseconds of the server process, of the
-   * PostgreSQL backends and of the load generator.
+   * Per measured HTTP call: round trips to PostgreSQL and their time as the service saw it, time waiting
+   * for a pooled connection (null on PGlite: no pg driver to count), and CPU milliseconds of the service's
+   * process tree (workers included), of the PostgreSQL backends and of the load generator.
    */
-  perRequest: { queries: number; queryMs: number; poolWaitMs: number; serverCpuMs: number; backendCpuMs: number | null; clientCpuMs: number };
-  activity: ActivityShares;
-  /** From the PostgreSQL log; null when the log cannot be read. */
+  perRequest: { queries: number | null; queryMs: number | null; poolWaitMs: number | null; serverCpuMs: number; backendCpuMs: number | null; clientCpuMs: number };
+  /** PostgreSQL only. */
+  activity: ActivityShares | null;
+  /** From the PostgreSQL log; null when the log cannot be read (or on PGlite). */
   deadlocks: number | null;
-  profile?: ProfileSummary;
+  /** Other processes' CPU during the measured part. */
+  noise: NoiseWindow;
+  /** One per service process that ran the meter (the main process, or each cluster worker). */
+  profiles?: Array<ProfileSummary & { pid: number; worker: boolean }>;
 }
 
 export interface PhaseSpec {
@@ -40,15 +44,36 @@ export interface PhaseSpec {
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 interface Meters {
-  deadlocks: ReturnType<typeof watchDeadlocks>;
-  sampler: Awaited<ReturnType<typeof startActivitySampler>>;
-  profiler: Awaited<ReturnType<typeof startCpuProfile>> | null;
-  queries: ReturnType<typeof queryTotals>;
-  cpu: NodeJS.CpuUsage;
+  deadlocks: ReturnType<typeof watchDeadlocks> | null;
+  sampler: Awaited<ReturnType<typeof startActivitySampler>> | null;
+  queries: MeterTotals;
+  serverCpuMs: number;
+  noise: ReturnType<NoiseMeter['mark']>;
+}
+
+const onPostgres = (product: SeededProduct): product is Product => 'database' in product;
+
+async function startMeters(settings: BenchSettings, product: SeededProduct, noise: NoiseMeter): Promise<Meters> {
+  const database = onPostgres(product) ? product.database : null;
+  if (settings.profile) await product.server.profile.start();
+  return {
+    deadlocks: database ? watchDeadlocks(database.name) : null,
+    sampler: database ? await startActivitySampler(database.url, database.name) : null,
+    queries: await product.server.totals(),
+    serverCpuMs: product.server.cpuMs(),
+    noise: noise.mark(),
+  };
 }
 
 /** Runs one product phase under the load generator; the server-side meters cover the measured part only. */
-export async function runPhase(settings: BenchSettings, product: Product, generator: LoadGenerator, spec: PhaseSpec): Promise<PhaseResult> {
+export async function runPhase(
+  settings: BenchSettings,
+  product: SeededProduct,
+  generator: LoadGenerator,
+  spec: PhaseSpec,
+  noise: NoiseMeter,
+  tag = 'r1a1',
+): Promise<PhaseResult> {
   let meters: Meters | undefined;
   const load = await generator.run(
     {
@@ -59,21 +84,17 @@ export async function runPhase(settings: BenchSettings, product: Product, genera
       workload: spec.workload,
     },
     async () => {
-      meters = {
-        deadlocks: watchDeadlocks(product.database.name),
-        sampler: await startActivitySampler(product.database.url, product.database.name),
-        profiler: settings.profile ? await startCpuProfile() : null,
-        queries: queryTotals(),
-        cpu: process.cpuUsage(),
-      };
+      meters = await startMeters(settings, product, noise);
     },
   );
   if (!meters) throw new Error('the load generator never started measuring');
-  const spent = queryTotalsSince(meters.queries);
-  const serverCpu = process.cpuUsage(meters.cpu);
-  const profile = meters.profiler ? await meters.profiler.stop(join(RESULTS_DIR, `${spec.name}.cpuprofile`)) : undefined;
-  const activity = await meters.sampler.stop();
+  const noiseWindow = noise.since(meters.noise);
+  const serverCpuMs = product.server.cpuMs() - meters.serverCpuMs;
+  const after = await product.server.totals();
+  const profiles = settings.profile ? await product.server.profile.stop(RESULTS_DIR, `${spec.name}-${tag}`) : undefined;
+  const activity = meters.sampler ? await meters.sampler.stop() : null;
   const calls = Math.max(1, load.steps.reduce((sum, step) => sum + step.count, 0));
+  const counted = onPostgres(product);
   return {
     name: spec.name,
     what: spec.what,
@@ -81,16 +102,17 @@ export async function runPhase(settings: BenchSettings, product: Product, genera
     rows: spec.rows,
     load,
     perRequest: {
-      queries: round(spent.queries / calls, 1),
-      queryMs: round(spent.queryMs / calls),
-      poolWaitMs: round(spent.poolWaitMs / calls),
-      serverCpuMs: round((serverCpu.user + serverCpu.system) / 1000 / calls, 3),
-      backendCpuMs: activity.backendCpuMs === null ? null : round(activity.backendCpuMs / calls, 3),
+      queries: counted ? round((after.queries - meters.queries.queries) / calls, 1) : null,
+      queryMs: counted ? round((after.queryMs - meters.queries.queryMs) / calls) : null,
+      poolWaitMs: counted ? round((after.poolWaitMs - meters.queries.poolWaitMs) / calls) : null,
+      serverCpuMs: round(serverCpuMs / calls, 3),
+      backendCpuMs: activity?.backendCpuMs == null ? null : round(activity.backendCpuMs / calls, 3),
       clientCpuMs: round(load.cpuMs / calls, 3),
     },
     activity,
-    deadlocks: meters.deadlocks.count(),
-    ...(profile ? { profile } : {}),
+    deadlocks: meters.deadlocks?.count() ?? null,
+    noise: noiseWindow,
+    ...(profiles ? { profiles } : {}),
   };
 }
 

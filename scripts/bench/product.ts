@@ -1,9 +1,13 @@
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { createLockStore } from '@wms/platform';
-import { buildInventoryApp, type InventoryApp } from '../../apps/inventory/src/app.js';
-import type { InventoryConfig } from '../../apps/inventory/src/config.js';
-import { unmetered } from './query-meter.js';
+import { createTokenService, openDatabase, type TokenService } from '@wms/platform';
+import { INVENTORY_AUDIENCE, INVENTORY_MIGRATIONS, INVENTORY_PGLITE_EXTENSIONS } from '../../apps/inventory/src/app.js';
+import { loadInventoryConfig } from '../../apps/inventory/src/config.js';
+import type { NoiseMeter } from './noise-meter.js';
+import { startProductServer, type ProductServer } from './product-server.js';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 
 export const COMPANY = 'ALPHA';
@@ -22,9 +26,9 @@ export interface BenchUsers {
   managers: string[];
 }
 
-export interface Product {
-  service: InventoryApp;
-  database: ScratchDatabase;
+/** What both engines' products offer the phases: the service over HTTP, the seeded ids and the users. */
+export interface SeededProduct {
+  server: ProductServer;
   baseUrl: string;
   wideMaterialIds: number[];
   hotMaterialIds: number[];
@@ -32,29 +36,33 @@ export interface Product {
   skuOfRow: Map<number, string>;
   wideBarcodes: string[];
   users: BenchUsers;
-  /** A client of the bench itself (seeding, reading prepared work); not counted as server queries. */
-  sql: pg.Client;
   close(): Promise<void>;
 }
 
-function benchConfig(databaseUrl: string): InventoryConfig {
-  return {
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: '/tmp/wms-bench',
-    databaseUrl,
-    jwtSecret: 'bench-secret-for-inventory-0123456789',
-    adminUsername: 'admin',
-    adminPassword: 'admin-pass-123',
-    seedDemo: false,
-    nodeEnv: 'test',
-  };
+/** The product on PostgreSQL: the bench also reads and seeds its database directly. */
+export interface Product extends SeededProduct {
+  database: ScratchDatabase;
+  /** A client of the bench itself (seeding, reading prepared work); the server's meters never see it. */
+  sql: pg.Client;
 }
 
+/** The part of pg.Client and PGlite the seeding needs. */
+interface SqlRunner {
+  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+/** close() may be called again on the way out (finally): only the first call acts. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
+}
+
+type SeededRow = { material: number; row: number; sku: string };
+
 /** 10,000 materials with one 在库 row each, and 10 more for the hot-row case; one statement per table. */
-async function seedStock(sql: pg.Client): Promise<{ wide: Array<{ material: number; row: number; sku: string }>; hot: Array<{ material: number; row: number; sku: string }> }> {
+async function seedStock(sql: SqlRunner): Promise<{ wide: SeededRow[]; hot: SeededRow[] }> {
   const seedKind = async (prefix: string, count: number) => {
-    const { rows } = await sql.query<{ material: number; row: number; sku: string }>(
+    const { rows } = await sql.query<SeededRow>(
       `with m as (
          insert into materials (name, category, unit, company_name)
          select $1 || lpad(g::text, 5, '0'), 'bench', 'pcs', $2 from generate_series(1, $3::int) g
@@ -72,46 +80,105 @@ async function seedStock(sql: pg.Client): Promise<{ wide: Array<{ material: numb
   return { wide: await seedKind('W', WIDE_ROWS), hot: await seedKind('H', HOT_ROWS) };
 }
 
-/** Users inserted directly (no password to check) and tokens signed with the service's own key. */
-async function seedUsers(sql: pg.Client, service: InventoryApp, counts: Record<'SALES' | 'OUTBOUND' | 'WAREHOUSE_MGR', number>): Promise<BenchUsers> {
-  const tokensOf = async (role: keyof typeof counts) => {
+type Role = 'SALES' | 'OUTBOUND' | 'WAREHOUSE_MGR';
+
+/** Users inserted directly (no password to check): `clients` of each role. */
+async function seedUsers(sql: SqlRunner, clients: number): Promise<Record<Role, Array<{ id: number; name: string }>>> {
+  const insert = async (role: Role) => {
     const { rows } = await sql.query<{ id: number; name: string }>(
       `insert into users (username, password_hash, name, role, company_name)
        select lower($1) || '_bench_' || g, '!bench-no-login', $1 || ' ' || g, $1, $2 from generate_series(1, $3::int) g
        returning id, name`,
-      [role, COMPANY, counts[role]],
+      [role, COMPANY, clients],
     );
-    return Promise.all(
-      rows.map((user) => service.deps.tokens.sign({ sub: String(user.id), role, company_name: COMPANY, name: user.name })),
-    );
+    return rows;
   };
-  return { applicants: await tokensOf('SALES'), operators: await tokensOf('OUTBOUND'), managers: await tokensOf('WAREHOUSE_MGR') };
+  return { SALES: await insert('SALES'), OUTBOUND: await insert('OUTBOUND'), WAREHOUSE_MGR: await insert('WAREHOUSE_MGR') };
 }
 
-/** The inventory service on a fresh PostgreSQL database, seeded and listening on a free local port. */
-export async function startProduct(serverUrl: string, clients: number): Promise<Product> {
-  const database = await createScratchDatabase(serverUrl, 'bench_inv');
-  const service = await buildInventoryApp(benchConfig(database.url), { locks: createLockStore(undefined) });
-  const sql = unmetered(new pg.Client({ connectionString: database.url }));
-  await sql.connect();
-  const { wide, hot } = await seedStock(sql);
-  await sql.query('analyze');
-  const users = await seedUsers(sql, service, { SALES: clients, OUTBOUND: clients, WAREHOUSE_MGR: clients });
-  await service.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = service.app.server.address() as AddressInfo;
+/** Signs tokens exactly as the service does: its own configuration read from the same JWT_SECRET, its audience. */
+function serviceTokens(jwtSecret: string): TokenService {
+  const config = loadInventoryConfig({ JWT_SECRET: jwtSecret, NODE_ENV: 'production', DATA_DIR: tmpdir() });
+  return createTokenService(config.jwtSecret, INVENTORY_AUDIENCE);
+}
+
+async function tokensFor(jwtSecret: string, users: Record<Role, Array<{ id: number; name: string }>>): Promise<BenchUsers> {
+  const tokens = serviceTokens(jwtSecret);
+  const sign = (role: Role) =>
+    Promise.all(users[role].map((user) => tokens.sign({ sub: String(user.id), role, company_name: COMPANY, name: user.name })));
+  return { applicants: await sign('SALES'), operators: await sign('OUTBOUND'), managers: await sign('WAREHOUSE_MGR') };
+}
+
+function seededIds(server: ProductServer, seeded: { wide: SeededRow[]; hot: SeededRow[] }, users: BenchUsers) {
+  const { wide, hot } = seeded;
   return {
-    service,
-    database,
-    baseUrl: `http://127.0.0.1:${port}`,
+    server,
+    baseUrl: server.baseUrl,
     wideMaterialIds: wide.map((row) => row.material),
     hotMaterialIds: hot.map((row) => row.material),
     skuOfRow: new Map([...wide, ...hot].map((row) => [row.row, row.sku])),
     wideBarcodes: wide.map((row) => row.sku),
     users,
-    sql,
-    async close() {
-      await sql.end();
-      await service.close();
-    },
+  };
+}
+
+/**
+ * The inventory service as its own process on a fresh PostgreSQL database: it migrates the database, then
+ * the bench seeds it by SQL (the service holds no cache of stock or users, so seeding after its start is safe).
+ */
+export async function startProduct(serverUrl: string, clients: number, noise: NoiseMeter, log: (text: string) => void): Promise<Product> {
+  const database = await createScratchDatabase(serverUrl, 'bench_inv');
+  noise.watchDatabase(database.name);
+  const jwtSecret = randomBytes(24).toString('base64url');
+  const server = await startProductServer({ databaseUrl: database.url, jwtSecret }, log);
+  const sql = new pg.Client({ connectionString: database.url });
+  try {
+    await sql.connect();
+    const seeded = await seedStock(sql);
+    const users = await tokensFor(jwtSecret, await seedUsers(sql, clients));
+    await sql.query('analyze');
+    return {
+      ...seededIds(server, seeded, users),
+      database,
+      sql,
+      close: once(async () => {
+        await sql.end();
+        await server.stop();
+      }),
+    };
+  } catch (err) {
+    await sql.end().catch(() => undefined);
+    await server.stop();
+    throw err;
+  }
+}
+
+/**
+ * The inventory service as its own process on an on-disk PGlite in a temporary folder. PGlite has one
+ * opener at a time, so the bench opens the folder first (migrations as the service runs them), seeds it
+ * with the same SQL, closes it, and only then starts the service on it.
+ */
+export async function startPgliteProduct(clients: number, log: (text: string) => void): Promise<SeededProduct> {
+  const folder = mkdtempSync(join(tmpdir(), 'wms-bench-pglite-'));
+  const databaseUrl = join(folder, 'inventory');
+  const jwtSecret = randomBytes(24).toString('base64url');
+  const seeding = await openDatabase({ url: databaseUrl, migrationsFolder: INVENTORY_MIGRATIONS, pgliteExtensions: INVENTORY_PGLITE_EXTENSIONS });
+  let seeded: { wide: SeededRow[]; hot: SeededRow[] };
+  let users: BenchUsers;
+  try {
+    const client = (seeding.db as unknown as { $client: SqlRunner }).$client;
+    seeded = await seedStock(client);
+    users = await tokensFor(jwtSecret, await seedUsers(client, clients));
+    await client.query('analyze');
+  } finally {
+    await seeding.close();
+  }
+  const server = await startProductServer({ databaseUrl, jwtSecret }, log);
+  return {
+    ...seededIds(server, seeded, users),
+    close: once(async () => {
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }),
   };
 }

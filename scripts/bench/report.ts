@@ -1,62 +1,115 @@
+import { finalAttempt, type ComparisonRun } from './comparison.js';
+import type { NoiseWindow } from './noise-meter.js';
 import type { PhaseName, PhaseResult } from './phases.js';
-import type { RawResult } from './pgbench.js';
 
-export type RawName = 'reserve' | 'reserveHot' | 'select';
+export type RawName = 'reserve' | 'reserveHot' | 'select' | 'reserveSerial';
 
-/** Issue 3's targets: the product's throughput as a share of the raw transaction it stands on. */
+/** Issue 14's targets: the product's throughput as a share of the raw transaction it stands on, and its p99. */
 export interface Target {
   phase: PhaseName;
   step: string;
-  raw: RawName;
   minRatio: number;
   maxP99Ms?: number;
   noDeadlock?: boolean;
 }
 
 export const TARGETS: Target[] = [
-  { phase: 'submit', step: 'submit', raw: 'reserve', minRatio: 0.4, maxP99Ms: 10 },
-  { phase: 'hot', step: 'submit', raw: 'reserveHot', minRatio: 0.4, maxP99Ms: 100, noDeadlock: true },
-  { phase: 'scan', step: 'scan', raw: 'select', minRatio: 0.15 },
+  { phase: 'submit', step: 'submit', minRatio: 0.4, maxP99Ms: 10 },
+  { phase: 'hot', step: 'submit', minRatio: 0.4, maxP99Ms: 100, noDeadlock: true },
+  { phase: 'scan', step: 'scan', minRatio: 0.1, maxP99Ms: 15 },
+  { phase: 'pglite', step: 'submit', minRatio: 0.4 },
 ];
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
 
 export interface Verdict {
   phase: PhaseName;
-  rps: number;
-  rawTps: number;
-  ratio: number;
-  p99Ms: number;
+  runs: number;
+  /** Runs whose judged attempt was still disturbed. */
+  disturbedRuns: number;
+  rps: Spread;
+  rawTps: Spread;
+  ratio: Spread;
+  p99Ms: Spread;
   checks: Array<{ what: string; wanted: string; got: string; pass: boolean }>;
-  pass: boolean;
+  /** Judged on the medians; never PASS when a run stayed disturbed. */
+  result: 'PASS' | 'MISS' | 'DISTURBED';
+}
+
+export interface ComparisonResult {
+  name: PhaseName;
+  raw?: RawName;
+  runs: ComparisonRun[];
+}
+
+/** A phase with its own result shape (lists, stocktake, audit): its pass flag when it has one. */
+export interface ExtraPhase {
+  name: string;
+  noise: NoiseWindow;
+  result: unknown;
 }
 
 export interface BenchReport {
   startedAt: string;
   seconds: number;
+  runs: number;
+  noiseLimitCore: number;
+  workers: string | null;
   load: { before: string; after: string; cpus: number };
-  raw: Partial<Record<RawName, RawResult>>;
-  phases: PhaseResult[];
+  comparisons: ComparisonResult[];
+  extras: ExtraPhase[];
   verdicts: Verdict[];
   deadlocks: { product: number; raw: number };
 }
 
-export function judge(raw: Partial<Record<RawName, RawResult>>, phases: PhaseResult[], productDeadlocks: number): Verdict[] {
+const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export function spreadOf(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { median: round(median), min: round(sorted[0]!), max: round(sorted[sorted.length - 1]!) };
+}
+
+const stepOf = (phase: PhaseResult, label: string) => phase.load.steps.find((step) => step.label === label);
+
+export function judge(comparisons: ComparisonResult[], productDeadlocks: number): Verdict[] {
   const verdicts: Verdict[] = [];
   for (const target of TARGETS) {
-    const phase = phases.find((p) => p.name === target.phase);
-    const step = phase?.load.steps.find((s) => s.label === target.step);
-    const baseline = raw[target.raw];
-    if (!phase || !step || !baseline) continue;
-    const ratio = Math.round((step.rps / baseline.tps) * 1000) / 1000;
-    const checks = [{ what: 'ratio', wanted: `>= ${target.minRatio}`, got: ratio.toFixed(3), pass: ratio >= target.minRatio }];
+    const comparison = comparisons.find((c) => c.name === target.phase);
+    const judged = (comparison?.runs ?? []).map(finalAttempt).filter((a) => a.raw && stepOf(a.product, target.step));
+    if (!judged.length) continue;
+    const rps = judged.map((a) => stepOf(a.product, target.step)!.rps);
+    const rawTps = judged.map((a) => a.raw!.tps);
+    const ratio = spreadOf(rps.map((value, i) => value / rawTps[i]!));
+    const p99Ms = spreadOf(judged.map((a) => stepOf(a.product, target.step)!.p99Ms));
+    const checks = [{ what: 'ratio', wanted: `>= ${target.minRatio}`, got: ratio.median.toFixed(3), pass: ratio.median >= target.minRatio }];
     if (target.maxP99Ms !== undefined) {
-      checks.push({ what: 'p99', wanted: `<= ${target.maxP99Ms} ms`, got: `${step.p99Ms} ms`, pass: step.p99Ms <= target.maxP99Ms });
+      checks.push({ what: 'p99', wanted: `<= ${target.maxP99Ms} ms`, got: `${p99Ms.median} ms`, pass: p99Ms.median <= target.maxP99Ms });
     }
     if (target.noDeadlock) {
-      // The log names the phase's deadlocks; without a readable log, the run's total has to do.
-      const seen = phase.deadlocks ?? productDeadlocks;
+      // Every attempt counts: a deadlock in a discarded attempt is still a deadlock. Without a readable
+      // log, the run's total (pg_stat_database) has to do.
+      const logged = comparison!.runs.flatMap((run) => run.attempts.map((a) => a.product.deadlocks));
+      const seen = logged.every((n) => n !== null) ? logged.reduce<number>((sum, n) => sum + n!, 0) : productDeadlocks;
       checks.push({ what: 'deadlocks', wanted: '0', got: String(seen), pass: seen === 0 });
     }
-    verdicts.push({ phase: target.phase, rps: step.rps, rawTps: baseline.tps, ratio, p99Ms: step.p99Ms, checks, pass: checks.every((c) => c.pass) });
+    const disturbedRuns = judged.filter((a) => a.disturbed).length;
+    verdicts.push({
+      phase: target.phase,
+      runs: judged.length,
+      disturbedRuns,
+      rps: spreadOf(rps),
+      rawTps: spreadOf(rawTps),
+      ratio,
+      p99Ms,
+      checks,
+      result: disturbedRuns ? 'DISTURBED' : checks.every((c) => c.pass) ? 'PASS' : 'MISS',
+    });
   }
   return verdicts;
 }
@@ -72,95 +125,120 @@ const errorsText = (errors: Record<string, number>) => {
   return entries.length ? entries.map(([key, n]) => `${n}×${key}`).join(', ') : '0';
 };
 
-export function renderReport(report: BenchReport): string {
-  const out: string[] = [];
-  out.push(`Outbound benchmark — ${report.seconds} s per phase, ${report.load.cpus} CPUs`);
-  out.push(`load average before: ${report.load.before}   after: ${report.load.after}`);
-  out.push('');
-  out.push('Raw PostgreSQL baselines (pgbench, ../shared/bench):');
-  out.push(
-    table(
-      ['baseline', 'arguments', 'tps', 'lat avg ms', 'failed', 'PG CPU ms/tx'],
-      Object.entries(report.raw).map(([name, r]) => [
-        name,
-        `${r.script} ${r.args.join(' ')}`,
-        r.tps.toFixed(1),
-        String(r.latencyAvgMs ?? ''),
-        String(r.failed ?? 0),
-        r.backendCpuMsPerTx === null ? 'n/a' : r.backendCpuMsPerTx.toFixed(3),
-      ]),
-    ),
-  );
-  out.push('');
-  out.push('Product over HTTP (separate load-generator process, keep-alive, one user per client):');
-  out.push(
-    table(
-      ['phase', 'call', 'clients', 'rows', 'rps', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'SQL/call', 'SQL ms/call', 'pool wait ms'],
-      report.phases.flatMap((phase) =>
-        phase.load.steps.map((step) => [
-          phase.name,
+const pct = (share: number | null | undefined) => (share == null ? 'n/a' : `${(share * 100).toFixed(1)}%`);
+const fixed = (n: number | null, digits: number) => (n === null ? 'n/a' : n.toFixed(digits));
+const spreadText = (s: Spread, digits: number) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+
+function runRows(report: BenchReport): string[][] {
+  return report.comparisons.flatMap((comparison) =>
+    comparison.runs.flatMap((run) =>
+      run.attempts.flatMap((attempt, index) =>
+        attempt.product.load.steps.map((step) => [
+          comparison.name,
           step.label,
-          String(phase.clients),
-          String(phase.rows),
+          `${run.run}.${index + 1}${index === run.attempts.length - 1 ? '' : ' (dropped)'}`,
+          attempt.raw ? attempt.raw.tps.toFixed(1) : '—',
           step.rps.toFixed(1),
+          attempt.raw ? (step.rps / attempt.raw.tps).toFixed(3) : '—',
           step.p50Ms.toFixed(2),
           step.p99Ms.toFixed(2),
-          step.maxMs.toFixed(1),
           errorsText(step.errors),
-          String(phase.perRequest.queries),
-          phase.perRequest.queryMs.toFixed(2),
-          phase.perRequest.poolWaitMs.toFixed(2),
+          fixed(attempt.product.perRequest.queries, 1),
+          attempt.product.perRequest.serverCpuMs.toFixed(3),
+          fixed(attempt.product.perRequest.backendCpuMs, 3),
+          attempt.product.perRequest.clientCpuMs.toFixed(3),
+          attempt.raw ? pct(attempt.raw.noise.othersCore) : '—',
+          pct(attempt.product.noise.othersCore),
+          String(attempt.product.noise.load1),
+          attempt.disturbed ? 'DISTURBED' : 'ok',
         ]),
       ),
     ),
   );
+}
+
+function activityRows(report: BenchReport): string[][] {
+  return report.comparisons.flatMap((comparison) =>
+    comparison.runs.map(finalAttempt).flatMap((attempt, index) => {
+      const { activity, perRequest, deadlocks } = attempt.product;
+      if (!activity) return [];
+      return [[
+        comparison.name,
+        String(index + 1),
+        fixed(perRequest.queryMs, 2),
+        fixed(perRequest.poolWaitMs, 2),
+        String(activity.backendsMean),
+        pct(activity.running),
+        pct(activity.lock),
+        pct(activity.waitingOnClient),
+        pct(activity.idle),
+        deadlocks === null ? 'log unreadable' : String(deadlocks),
+      ]];
+    }),
+  );
+}
+
+function renderProfiles(report: BenchReport, out: string[]): void {
+  for (const comparison of report.comparisons) {
+    const attempt = comparison.runs.map(finalAttempt).find((a) => a.product.profiles?.length);
+    // With workers, the main process only forwards connections: show the processes that did the work.
+    const busy = attempt?.product.profiles?.filter((p) => p.worker || attempt.product.profiles!.length === 1) ?? [];
+    for (const profile of busy.length ? busy : (attempt?.product.profiles ?? [])) {
+      out.push('');
+      out.push(`CPU profile of the service (${profile.worker ? 'worker' : 'process'} ${profile.pid}) during "${comparison.name}" (${profile.file}), self time by area:`);
+      out.push(profile.byArea.map((a) => `  ${pct(a.share).padStart(6)}  ${a.area}`).join('\n'));
+      out.push('  top functions:');
+      out.push(profile.topFunctions.slice(0, 12).map((f) => `  ${pct(f.share).padStart(6)}  ${f.fn}`).join('\n'));
+    }
+  }
+}
+
+function renderExtras(report: BenchReport, out: string[]): void {
+  for (const extra of report.extras) {
+    const pass = (extra.result as { pass?: unknown } | null)?.pass;
+    const verdict = extra.noise.othersCore !== null && extra.noise.othersCore > report.noiseLimitCore ? 'DISTURBED' : pass === true ? 'PASS' : pass === false ? 'MISS' : '—';
+    out.push(`${extra.name}: ${verdict} (others ${pct(extra.noise.othersCore)} of a core, load ${extra.noise.load1}; details in the log and the JSON)`);
+  }
+}
+
+export function renderReport(report: BenchReport): string {
+  const out: string[] = [];
+  out.push(`Benchmark — ${report.seconds} s per phase, ${report.runs} run(s) per comparison, ${report.load.cpus} CPUs, INVENTORY_WORKERS=${report.workers ?? '(unset)'}`);
+  out.push(`load average before: ${report.load.before}   after: ${report.load.after}   noise limit: others ≤ ${pct(report.noiseLimitCore)} of a core`);
   out.push('');
-  out.push('Where each measured call goes (CPU ms vary less with the machine load than rps do) and what the backends did:');
+  out.push('Every run (raw = pgbench of ../shared/bench right before; others = CPU of processes outside the bench, share of one core):');
   out.push(
     table(
-      ['phase', 'server CPU ms', 'PG CPU ms', 'client CPU ms', 'backends', 'running SQL', 'lock wait', 'waiting for node', 'idle', 'deadlocks (log)'],
-      report.phases.map((phase) => [
-        phase.name,
-        phase.perRequest.serverCpuMs.toFixed(3),
-        phase.perRequest.backendCpuMs === null ? 'n/a' : phase.perRequest.backendCpuMs.toFixed(3),
-        phase.perRequest.clientCpuMs.toFixed(3),
-        String(phase.activity.backendsMean),
-        pct(phase.activity.running),
-        pct(phase.activity.lock),
-        pct(phase.activity.waitingOnClient),
-        pct(phase.activity.idle),
-        phase.deadlocks === null ? 'log unreadable' : String(phase.deadlocks),
-      ]),
+      ['phase', 'call', 'run', 'raw tps', 'rps', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx', 'SQL/call', 'server CPU ms', 'PG CPU ms', 'client CPU ms', 'others raw', 'others product', 'load', 'noise'],
+      runRows(report),
     ),
   );
+  const activity = activityRows(report);
+  if (activity.length) {
+    out.push('');
+    out.push('What the PostgreSQL backends did (judged attempt of each run):');
+    out.push(table(['phase', 'run', 'SQL ms/call', 'pool wait ms', 'backends', 'running SQL', 'lock wait', 'waiting for node', 'idle', 'deadlocks (log)'], activity));
+  }
   out.push('');
-  out.push('Targets (issue 3):');
+  out.push('Targets (issue 14), median of the runs (min–max):');
   out.push(
     table(
-      ['phase', 'product rps', 'raw tps', 'ratio', 'p99 ms', 'checks', 'result'],
+      ['phase', 'runs', 'product rps', 'raw tps', 'ratio', 'p99 ms', 'checks (on medians)', 'result'],
       report.verdicts.map((v) => [
         v.phase,
-        v.rps.toFixed(1),
-        v.rawTps.toFixed(1),
-        v.ratio.toFixed(3),
-        v.p99Ms.toFixed(2),
+        `${v.runs}${v.disturbedRuns ? ` (${v.disturbedRuns} disturbed)` : ''}`,
+        spreadText(v.rps, 1),
+        spreadText(v.rawTps, 1),
+        spreadText(v.ratio, 3),
+        spreadText(v.p99Ms, 2),
         v.checks.map((c) => `${c.what} ${c.got} (${c.wanted}) ${c.pass ? 'ok' : 'MISS'}`).join('; '),
-        v.pass ? 'PASS' : 'MISS',
+        v.result === 'DISTURBED' ? `DISTURBED (medians ${v.checks.every((c) => c.pass) ? 'within' : 'outside'} the targets)` : v.result,
       ]),
     ),
   );
+  renderExtras(report, out);
   out.push(`Deadlocks over the whole run (pg_stat_database): product ${report.deadlocks.product}, raw ${report.deadlocks.raw}`);
-  const profiled = report.phases.filter((phase) => phase.profile);
-  for (const phase of profiled) {
-    out.push('');
-    out.push(`CPU profile of the server during "${phase.name}" (${phase.profile!.file}), self time by area:`);
-    out.push(phase.profile!.byArea.map((a) => `  ${pct(a.share).padStart(6)}  ${a.area}`).join('\n'));
-    out.push('  top functions:');
-    out.push(phase.profile!.topFunctions.slice(0, 12).map((f) => `  ${pct(f.share).padStart(6)}  ${f.fn}`).join('\n'));
-  }
+  renderProfiles(report, out);
   return out.join('\n');
 }
 
-function pct(share: number): string {
-  return `${(share * 100).toFixed(1)}%`;
-}

@@ -1,0 +1,125 @@
+/**
+ * Preloaded into the product's process(es) by the bench (NODE_OPTIONS=--import <this file>), so cluster
+ * workers load it too. It counts what the process asks of PostgreSQL, seen from node-postgres: round trips
+ * (Client#query calls, BEGIN/COMMIT/SAVEPOINT included), the time from sending a query to its answer, and
+ * the time waiting for a pooled connection; and it answers the bench over a Unix socket of its own
+ * (`$BENCH_METER_DIR/<pid>.sock`): GET /totals, POST /profile/start, POST /profile/stop?file=<path> (a V8
+ * CPU profile of this process, written as a .cpuprofile file).
+ *
+ * Self-contained (node: modules and pg only): Node loads it with its own type stripping, before any loader.
+ * It does nothing in any process but the one running $BENCH_METER_ENTRY (the tsx launcher loads it too).
+ */
+import cluster from 'node:cluster';
+import { unlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { Session } from 'node:inspector/promises';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+
+export interface ServerTotals {
+  pid: number;
+  worker: boolean;
+  queries: number;
+  queryMs: number;
+  poolWaits: number;
+  poolWaitMs: number;
+  rssBytes: number;
+}
+
+const totals = { queries: 0, queryMs: 0, poolWaits: 0, poolWaitMs: 0 };
+
+type Callback = (...args: unknown[]) => void;
+
+/** Wraps a callback-or-promise API so that `done(ms)` runs when the call completes either way. */
+function timed(original: (...args: unknown[]) => unknown, done: (ms: number) => void) {
+  return function (this: unknown, ...args: unknown[]) {
+    const started = performance.now();
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      args[args.length - 1] = (...results: unknown[]) => {
+        done(performance.now() - started);
+        (last as Callback)(...results);
+      };
+      return original.apply(this, args);
+    }
+    const result = original.apply(this, args);
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      (result as Promise<unknown>).then(
+        () => done(performance.now() - started),
+        () => done(performance.now() - started),
+      );
+    }
+    return result;
+  };
+}
+
+function installQueryMeter(): void {
+  const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  client.query = timed(client.query, (ms) => {
+    totals.queries += 1;
+    totals.queryMs += ms;
+  });
+  const pool = pg.Pool.prototype as unknown as { connect: (...args: unknown[]) => unknown };
+  pool.connect = timed(pool.connect, (ms) => {
+    totals.poolWaits += 1;
+    totals.poolWaitMs += ms;
+  });
+}
+
+let profiler: Session | undefined;
+
+async function startProfile(): Promise<void> {
+  profiler = new Session();
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.setSamplingInterval', { interval: 500 });
+  await profiler.post('Profiler.start');
+}
+
+async function stopProfile(file: string): Promise<void> {
+  if (!profiler) throw new Error('no profile running');
+  const { profile } = await profiler.post('Profiler.stop');
+  profiler.disconnect();
+  profiler = undefined;
+  writeFileSync(file, JSON.stringify(profile));
+}
+
+async function answer(request: http.IncomingMessage): Promise<unknown> {
+  const url = new URL(request.url ?? '/', 'http://meter');
+  if (url.pathname === '/totals') {
+    const current: ServerTotals = { pid: process.pid, worker: cluster.isWorker, ...totals, rssBytes: process.memoryUsage().rss };
+    return current;
+  }
+  if (url.pathname === '/profile/start') return startProfile();
+  if (url.pathname === '/profile/stop') return stopProfile(url.searchParams.get('file') ?? '');
+  throw new Error(`unknown meter call ${url.pathname}`);
+}
+
+function listen(dir: string): void {
+  const socket = join(dir, `${process.pid}.sock`);
+  const server = http.createServer((request, response) => {
+    answer(request).then(
+      (body) => response.end(JSON.stringify(body ?? {})),
+      (err: unknown) => {
+        response.statusCode = 500;
+        response.end(JSON.stringify({ error: String(err) }));
+      },
+    );
+  });
+  server.listen(socket);
+  server.unref(); // never keeps the product alive
+  process.on('exit', () => {
+    try {
+      unlinkSync(socket);
+    } catch {
+      // already gone
+    }
+  });
+}
+
+const dir = process.env.BENCH_METER_DIR;
+const entry = process.env.BENCH_METER_ENTRY;
+if (dir && entry && process.argv[1] && resolve(process.argv[1]) === resolve(entry)) {
+  installQueryMeter();
+  listen(dir);
+}
