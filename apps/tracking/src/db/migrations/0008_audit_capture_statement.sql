@@ -7,24 +7,25 @@
 --
 -- PostgreSQL allows transition tables only on single-event triggers, so every audited table gets three
 -- triggers (audit_<table>_insert / _update / _delete), made by audit_attach(). Arguments: module,
--- target-name column ('' for none), id column, then the primary-key columns and the credential-like
--- columns as text[] literals, both read from the catalogs by audit_attach() when the triggers are made
--- (a migration that adds a credential-like column or changes a primary key calls audit_attach() again;
--- the tracking audit-capture-statement test fails when the arguments and the catalogs disagree).
+-- target-name column ('' for none), id column, then the credential-like columns as a text[] literal,
+-- read from the catalogs by audit_attach() when the triggers are made (a migration that adds a
+-- credential-like column to an audited table calls audit_attach() again; the tracking
+-- audit-capture-statement test fails when the arguments and the catalogs disagree).
 --
--- Invariants: an UPDATE never changes a primary key (identities; composite-key tables are rewritten by
--- delete + insert), so old and new rows pair by primary key (one or two columns). Within one statement
--- the records follow the order the rows were changed in (the order of the transition table, read by a
--- plain scan; `OFFSET 0` keeps each row's to_jsonb from being computed once per use), as the row-level
--- trigger's did.
+-- Invariants: PostgreSQL fills the old and the new transition table of an UPDATE together, one row
+-- each per updated row, so the n-th old row and the n-th new row (read by a plain scan, which keeps that
+-- order) are the OLD and NEW the row-level trigger saw — also when an UPDATE changes a primary key (every
+-- change to business_group_phases does); the audit-capture-statement tests fail if that ever stops
+-- holding.
+-- Records follow that order within a statement, as the row-level trigger's did. `OFFSET 0` keeps each
+-- row's to_jsonb from being computed once per use.
 CREATE FUNCTION audit_capture_statement() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   module_name text := TG_ARGV[0];
   name_column text := nullif(TG_ARGV[1], '');
   id_column text := TG_ARGV[2];
-  key_columns text[] := TG_ARGV[3]::text[];
-  credential_columns text[] := TG_ARGV[4]::text[];
+  credential_columns text[] := TG_ARGV[3]::text[];
   actor_name text := coalesce(nullif(current_setting('app.actor', true), ''), 'system');
   session_company text := nullif(current_setting('app.company', true), '');
   session_url text := nullif(current_setting('app.request_url', true), '');
@@ -56,11 +57,9 @@ BEGIN
                -- only a credential or updated_at changed: record that something changed, never the value
                '[{"field":"credentials","old":null,"new":null}]'::jsonb),
              'snapshot', c.subject)
-      FROM (SELECT a.event_order, a.full_row - credential_columns AS subject, b.full_row AS old_row
+      FROM (SELECT event_order, a.full_row - credential_columns AS subject, b.full_row AS old_row
               FROM (SELECT to_jsonb(r) AS full_row, row_number() OVER () AS event_order FROM new_rows r) a
-              JOIN (SELECT to_jsonb(r) AS full_row FROM old_rows r OFFSET 0) b
-                ON a.full_row -> key_columns[1] = b.full_row -> key_columns[1]
-               AND (a.full_row -> key_columns[2]) IS NOT DISTINCT FROM (b.full_row -> key_columns[2])
+              JOIN (SELECT to_jsonb(r) AS full_row, row_number() OVER () AS event_order FROM old_rows r) b USING (event_order)
              -- a row whose stored value changed at all (a credential or updated_at alone counts; see below)
              WHERE a.full_row IS DISTINCT FROM b.full_row
             OFFSET 0) c
@@ -76,17 +75,10 @@ RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
   table_name text := (SELECT c.relname FROM pg_class c WHERE c.oid = target);
-  key_columns text[];
   credential_columns text[];
   event text;
   transition text;
 BEGIN
-  SELECT array_agg(a.attname::text ORDER BY array_position(i.indkey::int2[], a.attnum)) INTO key_columns
-    FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey::int2[])
-   WHERE i.indrelid = target AND i.indisprimary;
-  IF coalesce(cardinality(key_columns), 0) NOT IN (1, 2) THEN
-    RAISE EXCEPTION 'audit_attach: % needs a primary key of one or two columns to pair old and new rows by', target;
-  END IF;
   -- the same rule as the row-level capture: a column whose name looks like a credential is never recorded
   SELECT coalesce(array_agg(a.attname::text ORDER BY a.attnum), '{}') INTO credential_columns
     FROM pg_attribute a
@@ -102,9 +94,9 @@ BEGIN
     EXECUTE format('DROP TRIGGER IF EXISTS %I ON %s', 'audit_' || table_name || '_' || event, target);
     EXECUTE format(
       'CREATE TRIGGER %I AFTER %s ON %s REFERENCING %s FOR EACH STATEMENT '
-        'EXECUTE FUNCTION audit_capture_statement(%L, %L, %L, %L, %L)',
+        'EXECUTE FUNCTION audit_capture_statement(%L, %L, %L, %L)',
       'audit_' || table_name || '_' || event, upper(event), target, transition,
-      module_name, name_column, id_column, key_columns::text, credential_columns::text);
+      module_name, name_column, id_column, credential_columns::text);
   END LOOP;
 END;
 $$;
