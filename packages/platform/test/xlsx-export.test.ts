@@ -4,7 +4,9 @@ import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip'; // exceljs's own zip library, to look at the sheet XML
 import { describe, expect, it } from 'vitest';
-import { sheetOf, streamWorkbook, writeWorkbook, writeWorkbookTo, type SheetSpec } from '../src/xlsx/export.js';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { SpooledSheet, sheetOf, streamWorkbook, writeWorkbook, writeWorkbookTo, type SheetSpec } from '../src/xlsx/export.js';
 
 interface Line {
   name: string;
@@ -176,19 +178,61 @@ describe('writeWorkbook', () => {
 
   it('gives up and closes the row source when the reader goes away', async () => {
     let closed = false;
+    let pulled = 0;
     async function* rows() {
       try {
-        for (let i = 0; ; i += 1) yield line({ name: `物料${i}`, note: 'n'.repeat(200) });
+        for (let i = 0; ; i += 1, pulled += 1) yield line({ name: `物料${i}`, note: 'n'.repeat(200) });
       } finally {
         closed = true;
       }
     }
     const output = new PassThrough({ highWaterMark: 16 * 1024 });
     const writing = writeWorkbookTo([sheetOf(sheet(rows()))], output);
-    await sleep(100);
+    while (pulled < 300) await sleep(10); // past the width sample: writing, soon blocked on the full output
     output.destroy();
     await expect(writing).rejects.toThrow();
     expect(closed).toBe(true);
+  });
+
+  it('fills a spooled sheet from the rows of an earlier sheet, read once, and leaves no temporary file', async () => {
+    const spoolFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith('xlsx-sheet-'));
+    const before = spoolFiles().length;
+    const details = new SpooledSheet('明细项', [
+      { header: '编号', type: 'number', value: (row: { id: number; part: string }) => row.id },
+      { header: '部件', type: 'text', value: (row: { id: number; part: string }) => row.part },
+    ]);
+    let reads = 0;
+    async function* orders() {
+      for (let id = 1; id <= 3000; id += 1) {
+        reads += 1;
+        for (const part of ['=A1', `部件${id}`]) await details.add({ id, part });
+        yield line({ name: `订单${id}`, quantity: id });
+      }
+    }
+    const workbook = await readBack(await writeWorkbook([sheetOf(sheet(orders())), details]));
+    expect(reads).toBe(3000);
+    expect(workbook.worksheets.map((worksheet) => worksheet.name)).toEqual(['明细', '明细项']);
+    const spooled = workbook.getWorksheet('明细项')!;
+    expect(spooled.rowCount).toBe(6001);
+    expect(spooled.autoFilter).toBe('A1:B6001');
+    expect(spooled.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(spooled.getRow(1).getCell(1).font).toMatchObject({ bold: true });
+    expect([2, 3, 6001].map((row) => spooled.getRow(row).values)).toEqual([
+      [undefined, 1, '=A1'],
+      [undefined, 1, '部件1'],
+      [undefined, 3000, '部件3000'],
+    ]);
+    expect(spooled.getRow(2).getCell(2).type).toBe(ExcelJS.ValueType.String);
+    expect(spoolFiles()).toHaveLength(before);
+
+    const failing = new SpooledSheet('x', [{ header: 'a', value: (row: number) => row }]);
+    async function* broken() {
+      await failing.add(1);
+      yield line({});
+      throw new Error('读取失败');
+    }
+    await expect(writeWorkbook([sheetOf(sheet(broken())), failing])).rejects.toThrow('读取失败');
+    expect(spoolFiles()).toHaveLength(before);
   });
 
   it('rejects when a row source fails', async () => {

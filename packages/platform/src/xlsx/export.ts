@@ -1,31 +1,13 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { cellWidth, displayWidth, toCell, type Cell, type CellType } from './cells.js';
-import {
-  columnLetters,
-  contentTypesXml,
-  headerRowXml,
-  ROOT_RELS_XML,
-  rowXml,
-  sheetEndXml,
-  sheetStartXml,
-  STYLES_XML,
-  workbookRelsXml,
-  workbookXml,
-  type SheetEntry,
-} from './sheet-xml.js';
-import { ZipStream, type ZipEntry } from './zip-stream.js';
+import { SheetWriter, type SheetColumn } from './sheet-writer.js';
+import { SpooledSheet } from './sheet-spool.js';
+import { contentTypesXml, ROOT_RELS_XML, STYLES_XML, workbookRelsXml, workbookXml, type SheetEntry } from './sheet-xml.js';
+import { ZipStream } from './zip-stream.js';
 
 export { beijingWallClock, displayWidth, type CellType } from './cells.js';
-
-export interface SheetColumn<Row> {
-  header: string;
-  /** Type of the column's cells (see CellType); without it the value decides. */
-  type?: CellType;
-  /** Fixed width in characters; without it the header and the first rows size the column. */
-  width?: number;
-  value: (row: Row) => unknown;
-}
+export { SpooledSheet } from './sheet-spool.js';
+export type { SheetColumn } from './sheet-writer.js';
 
 export interface SheetSpec<Row> {
   name: string;
@@ -33,71 +15,28 @@ export interface SheetSpec<Row> {
   rows: Iterable<Row> | AsyncIterable<Row>;
 }
 
+/** A sheet of a workbook: its rows read at its turn, or handed over earlier (SpooledSheet). */
+export type WorkbookSheet = SheetSpec<never> | SpooledSheet<never>;
+
 /** Lets a typed sheet join a workbook of sheets with other row types. */
 export function sheetOf<Row>(sheet: SheetSpec<Row>): SheetSpec<never> {
   return sheet as unknown as SheetSpec<never>;
 }
 
-/** Rows read before the columns are sized; the widths precede the first row in the file. */
-const WIDTH_SAMPLE_ROWS = 200;
-const MIN_WIDTH = 8;
-const MAX_WIDTH = 60;
-const HEADER_PADDING = 4; // bold text plus the filter button
-const CELL_PADDING = 2;
-/** XML collected before it goes to the zip: each hand-over may wait for the deflater, which yields the event loop. */
-const CHUNK_CHARS = 64 * 1024;
-
-function fittedWidth(header: string, sample: readonly Cell[]): number {
-  const widest = sample.reduce((max, cell) => Math.max(max, cellWidth(cell) + CELL_PADDING), displayWidth(header) + HEADER_PADDING);
-  return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest));
-}
-
-/** A sheet's XML on its way into its zip entry, in chunks of about CHUNK_CHARS. */
-class SheetText {
-  private pending = '';
-
-  constructor(private readonly entry: ZipEntry) {}
-
-  async add(xml: string): Promise<void> {
-    this.pending += xml;
-    if (this.pending.length >= CHUNK_CHARS) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    const text = this.pending;
-    this.pending = '';
-    if (text) await this.entry.write(text);
-  }
-}
-
-/** Opens the sheet once the sample is read: frozen pane, sized columns, bold header, then the sampled rows. */
-async function openSheet(text: SheetText, sheet: SheetSpec<never>, sample: Cell[][], letters: string[], selected: boolean): Promise<void> {
-  const widths = sheet.columns.map((column, index) => column.width ?? fittedWidth(column.header, sample.map((cells) => cells[index]!)));
-  await text.add(sheetStartXml(widths, selected) + headerRowXml(sheet.columns.map((column) => column.header), letters));
-  for (const [index, cells] of sample.entries()) await text.add(rowXml(index + 2, cells, letters));
-}
+const sheetPart = (index: number) => `xl/worksheets/sheet${index + 1}.xml`;
 
 async function writeSheet(zip: ZipStream, sheet: SheetSpec<never>, index: number): Promise<SheetEntry> {
-  const entry = zip.entry(`xl/worksheets/sheet${index + 1}.xml`);
-  const text = new SheetText(entry);
-  const letters = sheet.columns.map((_, column) => columnLetters(column));
-  let sample: Cell[][] | null = [];
-  let rowCount = 0;
-  for await (const row of sheet.rows) {
-    const cells = sheet.columns.map((column) => toCell(column.value(row), column.type));
-    rowCount += 1;
-    if (!sample) await text.add(rowXml(rowCount + 1, cells, letters));
-    else if (sample.push(cells) === WIDTH_SAMPLE_ROWS) {
-      await openSheet(text, sheet, sample, letters, index === 0);
-      sample = null;
-    }
-  }
-  if (sample) await openSheet(text, sheet, sample, letters, index === 0);
-  // The filter spans header and data, so sorting and filtering in any program covers every row.
-  const filterRange = letters.length > 0 ? `A1:${letters.at(-1)}${rowCount + 1}` : null;
-  await text.add(sheetEndXml(filterRange));
-  await text.flush();
+  const entry = zip.entry(sheetPart(index));
+  const writer = new SheetWriter(entry, sheet.columns, index === 0);
+  for await (const row of sheet.rows) await writer.add(row);
+  const filterRange = await writer.finish();
   await entry.close();
+  return { name: sheet.name, filterRange };
+}
+
+async function copySpooledSheet(zip: ZipStream, sheet: SpooledSheet<never>, index: number): Promise<SheetEntry> {
+  const { filterRange, part } = await sheet.finish();
+  await zip.copy(sheetPart(index), part);
   return { name: sheet.name, filterRange };
 }
 
@@ -114,26 +53,31 @@ async function writePart(zip: ZipStream, name: string, xml: string): Promise<voi
  * as inline text cells that no spreadsheet evaluates as a formula (contract §7), keeping what the
  * user sees exactly the stored text. Ends `output` when done; on failure `output` is the caller's.
  */
-export async function writeWorkbookTo(sheets: SheetSpec<never>[], output: Writable): Promise<void> {
+export async function writeWorkbookTo(sheets: WorkbookSheet[], output: Writable): Promise<void> {
+  if (sheets[0] instanceof SpooledSheet) throw new Error('a spooled sheet is filled by an earlier sheet and cannot come first');
   const zip = new ZipStream(output);
   try {
     await writePart(zip, '[Content_Types].xml', contentTypesXml(sheets.length));
     await writePart(zip, '_rels/.rels', ROOT_RELS_XML);
     await writePart(zip, 'xl/styles.xml', STYLES_XML);
     const entries: SheetEntry[] = [];
-    for (const [index, sheet] of sheets.entries()) entries.push(await writeSheet(zip, sheet, index));
+    for (const [index, sheet] of sheets.entries()) {
+      entries.push(sheet instanceof SpooledSheet ? await copySpooledSheet(zip, sheet, index) : await writeSheet(zip, sheet, index));
+    }
     await writePart(zip, 'xl/workbook.xml', workbookXml(entries));
     await writePart(zip, 'xl/_rels/workbook.xml.rels', workbookRelsXml(sheets.length));
     await zip.end();
   } catch (error) {
     zip.abort();
     throw error;
+  } finally {
+    await Promise.all(sheets.map((sheet) => (sheet instanceof SpooledSheet ? sheet.discard() : undefined)));
   }
   output.end();
 }
 
 /** The workbook as one Buffer (exports that already hold their rows). */
-export async function writeWorkbook(sheets: SheetSpec<never>[]): Promise<Buffer> {
+export async function writeWorkbook(sheets: WorkbookSheet[]): Promise<Buffer> {
   const stream = new PassThrough();
   const [, workbook] = await Promise.all([
     writeWorkbookTo(sheets, stream).catch((error: unknown) => {
@@ -149,7 +93,7 @@ export async function writeWorkbook(sheets: SheetSpec<never>[]): Promise<Buffer>
  * The workbook as a stream for `reply.send(...)`, for exports that read their rows as they go
  * (async iterables). An error after the first bytes aborts the download.
  */
-export function streamWorkbook(sheets: SheetSpec<never>[]): Readable {
+export function streamWorkbook(sheets: WorkbookSheet[]): Readable {
   const stream = new PassThrough();
   writeWorkbookTo(sheets, stream).catch((error: unknown) => stream.destroy(error as Error));
   return stream;

@@ -12,12 +12,23 @@ import { Zip, type ZipInputFile } from 'fflate';
  */
 
 /** Fast deflate: spreadsheet XML is repetitive, level 1 already shrinks it about tenfold. */
-const DEFLATE_LEVEL = constants.Z_BEST_SPEED;
+export const DEFLATE_LEVEL = constants.Z_BEST_SPEED;
 const EMPTY = new Uint8Array(0);
+
+/** An entry deflated elsewhere beforehand (raw deflate of `size` bytes with this CRC-32). */
+export interface DeflatedPart {
+  crc: number;
+  size: number;
+  chunks(): AsyncIterable<Uint8Array>;
+}
 
 /** Resolves once `output` drained; rejects if it fails or closes first (the client went away). */
 function drained(output: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (output.destroyed) {
+      reject(new Error('the output closed before the zip was written'));
+      return;
+    }
     const done = (error?: Error) => {
       output.off('drain', onDrain).off('error', onError).off('close', onClose);
       if (error) reject(error);
@@ -61,6 +72,19 @@ export class ZipStream {
   entry(name: string): ZipEntry {
     this.current = new ZipEntry(this.zip, name, () => this.ready());
     return this.current;
+  }
+
+  /** Adds an entry deflated beforehand, copying its bytes as they are read. */
+  async copy(name: string, part: DeflatedPart): Promise<void> {
+    const file: ZipInputFile = { filename: name, size: part.size, crc: part.crc, compression: 8 };
+    this.current = null;
+    this.zip.add(file);
+    for await (const chunk of part.chunks()) {
+      file.ondata!(null, chunk as Uint8Array<ArrayBuffer>, false);
+      await this.ready();
+    }
+    file.ondata!(null, EMPTY, true);
+    await this.ready();
   }
 
   /** Waits while the output is full; throws once anything failed. */

@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
-import { and, inArray, type SQL } from 'drizzle-orm';
-import { sheetOf, streamWorkbook, type SheetColumn, type SheetSpec, type UseCaseContext } from '@wms/platform';
-import { auditLogs } from '../../db/schema/index.js';
-import { ACTION_LABELS, AUDIT_ACTIONS, storedActionsOf } from './actions.js';
+import type { SQL } from 'drizzle-orm';
+import { sheetOf, SpooledSheet, streamWorkbook, type SheetColumn, type SheetSpec, type UseCaseContext } from '@wms/platform';
+import { ACTION_LABELS, AUDIT_ACTIONS } from './actions.js';
 import { auditFilterOf, describeFilter } from './filters.js';
 import { fieldLabel, isHiddenField } from './labels.js';
+import type { AuditLookups } from './lookups.js';
 import { auditBatches, planExport, type ExportPlan } from './record-batches.js';
+import type { AuditRecord } from './records.js';
 import { CREDENTIAL_PLACEHOLDER } from './sanitise.js';
 import type { AuditFilterQuery, AuditLogView } from './schemas.js';
 import { displayValue, SUMMARY_MAX_LENGTH } from './summaries.js';
@@ -57,20 +58,31 @@ export async function* planViews(ctx: UseCaseContext, where: SQL | undefined, pl
   for await (const page of auditBatches(ctx, where, plan)) for (const entry of page.entries) yield entry.view;
 }
 
-/** One row per visible changed field of the planned updates (a second pass, reading updates only). */
-async function* changeRows(ctx: UseCaseContext, where: SQL | undefined, plan: ExportPlan): AsyncGenerator<ChangeRow> {
-  const updates = and(where, inArray(auditLogs.action, storedActionsOf(['UPDATE'])));
-  for await (const page of auditBatches(ctx, updates, plan)) {
+/** One row per visible changed field of an update (the changes of other records are not listed). */
+function changeRowsOf(record: AuditRecord, view: AuditLogView, lookups: AuditLookups): ChangeRow[] {
+  const rows: ChangeRow[] = [];
+  if (record.action !== 'UPDATE') return rows;
+  for (const change of record.changes) {
+    if (isHiddenField(change.field)) continue;
+    if (change.field === CREDENTIAL_PLACEHOLDER) {
+      rows.push({ view, field: change.field, old: '', new: '已修改' }); // the value is never recorded
+      continue;
+    }
+    const show = (value: unknown) => displayValue(record.row.module, change.field, value, lookups);
+    rows.push({ view, field: change.field, old: show(change.old), new: show(change.new) });
+  }
+  return rows;
+}
+
+/**
+ * The views of the planned records for 审计日志, handing each record's change rows to 变更明细 on
+ * the way: one read of the records fills both sheets.
+ */
+async function* viewsFeedingChanges(ctx: UseCaseContext, where: SQL | undefined, plan: ExportPlan, changes: SpooledSheet<ChangeRow>): AsyncGenerator<AuditLogView> {
+  for await (const page of auditBatches(ctx, where, plan)) {
     for (const { record, view } of page.entries) {
-      for (const change of record.changes) {
-        if (isHiddenField(change.field)) continue;
-        if (change.field === CREDENTIAL_PLACEHOLDER) {
-          yield { view, field: change.field, old: '', new: '已修改' }; // the value is never recorded
-          continue;
-        }
-        const show = (value: unknown) => displayValue(record.row.module, change.field, value, page.lookups);
-        yield { view, field: change.field, old: show(change.old), new: show(change.new) };
-      }
+      for (const row of changeRowsOf(record, view, page.lookups)) await changes.add(row);
+      yield view;
     }
   }
 }
@@ -99,8 +111,9 @@ export const actionCounts = (plan: ExportPlan): Array<[string, number]> => [
 /**
  * GET /audit/logs/export (spec 4.8, 8): the list's filter without paging, as xlsx through the
  * platform's writer, streamed: 汇总 (filters, counts, truncation), 审计日志 (one row per record, newest
- * first) and 变更明细 (one row per changed field). Records are read in keyset batches with one lookup
- * per batch, so memory stays flat whatever the size. More than `cap` records: the newest `cap`.
+ * first) and 变更明细 (one row per changed field, spooled to a temporary file while 审计日志 is
+ * written, so the records are read once). Records are read in keyset batches with one lookup per
+ * batch, so memory stays flat whatever the size. More than `cap` records: the newest `cap`.
  */
 export async function exportAuditLogs(
   ctx: UseCaseContext,
@@ -119,10 +132,11 @@ export async function exportAuditLogs(
     ['截断', truncationNote(plan, cap)],
     ['说明', `摘要超过 ${SUMMARY_MAX_LENGTH} 字时截断并以 … 标记，来源后缀不截断；凭据类字段不导出`],
   ];
+  const changes = new SpooledSheet('变更明细', CHANGE_COLUMNS);
   const stream = streamWorkbook([
     summarySheet(summary),
-    sheetOf<AuditLogView>({ name: '审计日志', columns: LOG_COLUMNS, rows: planViews(ctx, filter.where, plan) }),
-    sheetOf<ChangeRow>({ name: '变更明细', columns: CHANGE_COLUMNS, rows: changeRows(ctx, filter.where, plan) }),
+    sheetOf<AuditLogView>({ name: '审计日志', columns: LOG_COLUMNS, rows: viewsFeedingChanges(ctx, filter.where, plan, changes) }),
+    changes,
   ]);
   const fileName = plan.truncated ? `审计日志（已截断：共${plan.total}条，仅导出前${cap}条）.xlsx` : '审计日志.xlsx';
   return { fileName, stream };
