@@ -162,20 +162,20 @@ describe('audit capture per statement', () => {
       sql`delete from users where username like 'capture_%'`,
     ]);
     const records = await recordsSince(since, 'users');
-    expect(records.map((r) => [r.action, r.target_name])).toEqual([
-      ['CREATE', 'capture_a'],
-      ['CREATE', 'capture_b'],
-      ['UPDATE', 'capture_a'],
-      ['UPDATE', 'capture_b'],
-      ['UPDATE', 'capture_a'],
-      ['DELETE', 'capture_a'],
-      ['DELETE', 'capture_b'],
+    // rows of one UPDATE or DELETE come in the order of its scan, which the engine chooses
+    expect(records.map((r) => [r.action, r.target_name, r.details.changes ?? null]).sort()).toEqual([
+      ['CREATE', 'capture_a', null],
+      ['CREATE', 'capture_b', null],
+      ['DELETE', 'capture_a', null],
+      ['DELETE', 'capture_b', null],
+      ['UPDATE', 'capture_a', [{ field: 'credentials', old: null, new: null }]],
+      ['UPDATE', 'capture_a', [{ field: 'name', old: 'A', new: 'A+' }]],
+      ['UPDATE', 'capture_b', [{ field: 'credentials', old: null, new: null }]],
     ]);
+    expect(records[4]!.details.changes).toEqual([{ field: 'name', old: 'A', new: 'A+' }]);
     const text = JSON.stringify(records);
     expect(text).not.toContain('password');
     expect(text).not.toContain('capture-secret');
-    expect(records[2]!.details.changes).toEqual([{ field: 'credentials', old: null, new: null }]);
-    expect(records[4]!.details.changes).toEqual([{ field: 'name', old: 'A', new: 'A+' }]);
     // a user without a company is recorded under the session's company
     expect(records.map((r) => r.company_name)).toEqual(['ALPHA', 'ALPHA', 'ALPHA', 'ALPHA', 'ALPHA', 'ALPHA', 'ALPHA']);
   });
@@ -257,13 +257,9 @@ describe('audit trigger arguments', () => {
       expect(own.map((tr) => /AFTER (\w+) ON/.exec(tr.definition)?.[1]).sort(), table).toEqual(['DELETE', 'INSERT', 'UPDATE']);
       for (const trigger of own) {
         expect(trigger.definition, table).toContain('FOR EACH STATEMENT EXECUTE FUNCTION audit_capture_statement(');
-        expect(trigger.definition, table).toMatch(new RegExp(`, '${escapeRegExp(trigger.credentials)}'\\)$`));
+        expect(trigger.definition.endsWith(`, '${trigger.credentials}')`), `${table}: ${trigger.definition}`).toBe(true);
       }
     }
     expect(triggers.find((tr) => tr.table_name === 'users')!.credentials).toBe('{password_hash}');
   });
 });
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

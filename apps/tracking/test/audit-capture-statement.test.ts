@@ -1,0 +1,151 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, type AuditContext } from '@wms/platform';
+import { buildTestTracking, type TestTracking } from './helpers.js';
+
+/**
+ * The tracking service's audit capture runs once per statement (migration 0008): pairing old and new
+ * rows, one record per row, no record for a no-op, the transaction's settings, the department rule and
+ * credentials. Writes go straight to SQL in one transaction, so each case controls its statements.
+ */
+
+interface AuditRow {
+  action: string;
+  table_name: string;
+  target_id: string | null;
+  target_name: string | null;
+  username: string;
+  department: string | null;
+  request_url: string | null;
+  details: { [key: string]: unknown; changes?: Array<{ field: string; old: unknown; new: unknown }> };
+}
+
+const ACTOR: AuditContext = { actor: 'capture_eng', company: 'ALPHA', requestUrl: '/api/v1/test/capture' };
+
+describe('tracking audit capture per statement', () => {
+  let t: TestTracking;
+
+  const run = (statements: SQL[], audit: AuditContext = ACTOR) =>
+    t.service.deps.database.transaction(audit, async (tx) => {
+      for (const statement of statements) await tx.execute(statement);
+    });
+
+  const lastId = async () => {
+    const [row] = await t.service.deps.database.read((q) => queryRows<{ id: string | null }>(q, sql`select max(id)::text as id from audit_logs`));
+    return Number(row?.id ?? 0);
+  };
+
+  const recordsSince = (since: number, table: string) =>
+    t.service.deps.database.read((q) =>
+      queryRows<AuditRow>(
+        q,
+        sql`select action, table_name, target_id, target_name, username, department, request_url, details
+              from audit_logs where id > ${since} and table_name = ${table} order by id`,
+      ),
+    );
+
+  beforeAll(async () => {
+    t = await buildTestTracking();
+  });
+  afterAll(() => t.close());
+
+  it('gives one record per row of a multi-row INSERT, UPDATE and DELETE, each with its own changes', async () => {
+    const since = await lastId();
+    await run([
+      sql`insert into business_groups (name) values ('捕获组一'), ('捕获组二'), ('捕获组三')`,
+      sql`update business_groups set name = name || '改' where name like '捕获组%'`,
+      sql`update business_groups set active = active where name like '捕获组%'`,
+      sql`delete from business_groups where name like '捕获组%'`,
+    ]);
+    const records = await recordsSince(since, 'business_groups');
+    expect(records.slice(0, 3).map((r) => [r.action, r.target_name])).toEqual([
+      ['CREATE', '捕获组一'],
+      ['CREATE', '捕获组二'],
+      ['CREATE', '捕获组三'],
+    ]);
+    const updates = records.filter((r) => r.action === 'UPDATE');
+    // one record per row of the renaming UPDATE, none for the no-op one
+    expect(Object.fromEntries(updates.map((r) => [r.target_name, r.details.changes]))).toEqual(
+      Object.fromEntries(['捕获组一', '捕获组二', '捕获组三'].map((name) => [`${name}改`, [{ field: 'name', old: name, new: `${name}改` }]])),
+    );
+    for (const update of updates) expect(update.target_name).toBe((update.details.snapshot as { name: string }).name);
+    expect(records.filter((r) => r.action === 'DELETE')).toHaveLength(3);
+    // business groups have no department column: the session's company stands for it
+    expect(new Set(records.map((r) => [r.username, r.department, r.request_url].join('|')))).toEqual(
+      new Set(['capture_eng|ALPHA|/api/v1/test/capture']),
+    );
+  });
+
+  it('keeps password hashes out of every record and takes the department from the row', async () => {
+    const since = await lastId();
+    const hash = '$argon2id$tracking-capture-secret';
+    await run([
+      sql`insert into users (username, password_hash, name, role, department) values
+            ('cap_trk_a', ${hash}, 'A', 'OPERATOR', 'BETA'), ('cap_trk_b', ${hash}, 'B', 'OPERATOR', 'ALPHA')`,
+      sql`update users set password_hash = ${hash + '2'} where username like 'cap\\_trk\\_%'`,
+      sql`update users set name = 'A1' where username = 'cap_trk_a'`,
+      sql`update users set name = 'A2' where username = 'cap_trk_a'`,
+      sql`delete from users where username like 'cap\\_trk\\_%'`,
+    ]);
+    const records = await recordsSince(since, 'users');
+    expect(records.map((r) => [r.action, r.target_name, r.department, r.details.changes ?? null]).sort()).toEqual([
+      ['CREATE', 'cap_trk_a', 'BETA', null],
+      ['CREATE', 'cap_trk_b', 'ALPHA', null],
+      ['DELETE', 'cap_trk_a', 'BETA', null],
+      ['DELETE', 'cap_trk_b', 'ALPHA', null],
+      ['UPDATE', 'cap_trk_a', 'BETA', [{ field: 'credentials', old: null, new: null }]],
+      ['UPDATE', 'cap_trk_a', 'BETA', [{ field: 'name', old: 'A', new: 'A1' }]],
+      ['UPDATE', 'cap_trk_a', 'BETA', [{ field: 'name', old: 'A1', new: 'A2' }]],
+      ['UPDATE', 'cap_trk_b', 'ALPHA', [{ field: 'credentials', old: null, new: null }]],
+    ]);
+    // the row updated by two statements got two records, in statement order
+    expect(records.slice(4, 6).map((r) => r.details.changes)).toEqual([
+      [{ field: 'name', old: 'A', new: 'A1' }],
+      [{ field: 'name', old: 'A1', new: 'A2' }],
+    ]);
+    const text = JSON.stringify(records);
+    expect(text).not.toContain('password');
+    expect(text).not.toContain('tracking-capture-secret');
+  });
+
+  it('pairs the rows of an UPDATE that changes the composite key of business_group_phases', async () => {
+    const [group] = await t.service.deps.database.transaction(ACTOR, (tx) =>
+      queryRows<{ id: number }>(tx, sql`insert into business_groups (name) values ('阶段组') returning id`),
+    );
+    const since = await lastId();
+    await run([
+      sql`insert into business_group_phases (group_id, phase) values (${group!.id}, 'PRODUCTION')`,
+      sql`update business_group_phases set phase = 'AFTER_SALES' where group_id = ${group!.id}`,
+    ]);
+    const records = await recordsSince(since, 'business_group_phases');
+    expect(records.map((r) => [r.action, r.target_id, r.target_name, r.details.changes ?? null])).toEqual([
+      ['CREATE', String(group!.id), 'PRODUCTION', null],
+      ['UPDATE', String(group!.id), 'AFTER_SALES', [{ field: 'phase', old: 'PRODUCTION', new: 'AFTER_SALES' }]],
+    ]);
+  });
+
+  it('gives every audited table one statement-level trigger per event, naming exactly its credential-like columns', async () => {
+    const triggers = await t.service.deps.database.read((q) =>
+      queryRows<{ table_name: string; definition: string; credentials: string }>(
+        q,
+        sql`select c.relname as table_name, pg_get_triggerdef(tg.oid) as definition,
+                   coalesce((select array_agg(a.attname::text order by a.attnum) from pg_attribute a
+                              where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                                and a.attname ~* '(password|passwd|secret|token|private_key)'), '{}')::text as credentials
+              from pg_trigger tg join pg_class c on c.oid = tg.tgrelid
+             where tg.tgname like 'audit\\_%' and not tg.tgisinternal`,
+      ),
+    );
+    const tables = new Set(triggers.map((tr) => tr.table_name));
+    expect(tables.size).toBeGreaterThanOrEqual(10);
+    for (const table of tables) {
+      const own = triggers.filter((tr) => tr.table_name === table);
+      expect(own.map((tr) => /AFTER (\w+) ON/.exec(tr.definition)?.[1]).sort(), table).toEqual(['DELETE', 'INSERT', 'UPDATE']);
+      for (const trigger of own) {
+        expect(trigger.definition, table).toContain('FOR EACH STATEMENT EXECUTE FUNCTION audit_capture_statement(');
+        expect(trigger.definition.endsWith(`, '${trigger.credentials}')`), `${table}: ${trigger.definition}`).toBe(true);
+      }
+    }
+    expect(triggers.find((tr) => tr.table_name === 'users')!.credentials).toBe('{password_hash}');
+  });
+});
