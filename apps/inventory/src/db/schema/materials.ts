@@ -21,7 +21,13 @@ export const materials = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('materials_company_category_idx').on(t.companyName, t.category)],
+  (t) => [
+    index('materials_company_category_idx').on(t.companyName, t.category),
+    // The material list and the stock list search these with a case-insensitive substring (ILIKE '%…%').
+    index('materials_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('materials_spec_model_trgm_idx').using('gin', t.specModel.op('gin_trgm_ops')),
+    index('materials_category_trgm_idx').using('gin', t.category.op('gin_trgm_ops')),
+  ],
 );
 
 export type MaterialRow = typeof materials.$inferSelect;
