@@ -20,6 +20,7 @@ import { createScratchDatabase, deadlocksOf, type ScratchDatabase } from './benc
 import { readSettings, RESULTS_DIR, type BenchSettings } from './bench/settings.js';
 import { runStocktakePhase } from './bench/stocktake-phase.js';
 import { runAuditPhase } from './bench/audit-phase.js';
+import type { ListsPhaseResult } from './bench/lists-phase.js';
 
 const SUBMIT_CLIENTS = 8;
 const HOT_CLIENTS = 50;
@@ -174,18 +175,20 @@ async function pglitePhase(bench: Bench): Promise<void> {
 }
 
 /**
- * Issue 14 point 5, written by another hand (scripts/bench/lists-phase.ts). LISTS PHASE CALL SITE: until the
- * file exists this phase is skipped with a note; once it does, it is loaded here. Switch to a static import
- * (`import { runListsPhase } from './bench/lists-phase.js'`) when it has landed.
+ * Issue 14 point 5, written by another hand (scripts/bench/lists-phase.ts). LISTS PHASE CALL SITE: loaded
+ * when the file exports runListsPhase, skipped with a note until then. Switch to a static import
+ * (`import { runListsPhase } from './bench/lists-phase.js'`) once it has landed. It gets a fresh scratch
+ * database of its own (`bench_lists_…`, counted as the bench's by the noise check).
  */
-type RunListsPhase = (settings: BenchSettings, databaseUrl: string, log: (text: string) => void) => Promise<unknown>;
+type RunListsPhase = (settings: BenchSettings, databaseUrl: string, log: (text: string) => void) => Promise<ListsPhaseResult>;
 async function listsPhase(bench: Bench): Promise<void> {
   const file = new URL('./bench/lists-phase.ts', import.meta.url);
-  if (!existsSync(file)) {
-    log('lists: scripts/bench/lists-phase.ts is not there yet; skipped');
+  const loaded = existsSync(file) ? ((await import(file.href)) as { runListsPhase?: RunListsPhase }) : {};
+  if (typeof loaded.runListsPhase !== 'function') {
+    log('lists: scripts/bench/lists-phase.ts does not export runListsPhase yet; skipped');
     return;
   }
-  const { runListsPhase } = (await import(file.href)) as { runListsPhase: RunListsPhase };
+  const runListsPhase = loaded.runListsPhase;
   const database = await createScratchDatabase(bench.settings.databaseUrl, 'bench_lists');
   bench.noise.watchDatabase(database.name);
   try {

@@ -5,8 +5,8 @@ import { allProcesses, machineBusyTicks, procReadable, statOf, TICKS_PER_SECOND,
 /**
  * "Other processes' CPU": the busy ticks of the whole machine (/proc/stat) minus those of everything the
  * bench runs — its own process tree (the load generator, pgbench, psql, the product and its workers) and
- * the PostgreSQL backends of the bench's databases. Kept as running totals, so any window (a phase, a quiet
- * check) is the difference of two marks. Not counted as the bench's: PostgreSQL's shared background
+ * the PostgreSQL backends of the bench's databases (those it names, and every scratch database `bench_…`).
+ * Kept as running totals, so any window (a phase, a quiet check) is the difference of two marks. Not counted as the bench's: PostgreSQL's shared background
  * processes (WAL writer, checkpointer), and kernel time not charged to a process — both small.
  */
 export interface NoiseMark {
@@ -50,7 +50,8 @@ export async function startNoiseMeter(serverUrl: string): Promise<NoiseMeter> {
   let backendPids: number[] = [];
 
   const refreshBackends = async () => {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = any($1::text[]) or pid = pg_backend_pid()', [[...databases]]);
+    const { rows } = await client.query<{ pid: number }>(`select pid from pg_stat_activity
+        where datname = any($1::text[]) or datname like 'bench\\_%' or pid = pg_backend_pid()`, [[...databases]]);
     backendPids = rows.map((row) => row.pid);
   };
   const readBackends = () => {

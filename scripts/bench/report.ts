@@ -193,11 +193,29 @@ function renderProfiles(report: BenchReport, out: string[]): void {
   }
 }
 
+/** Rows of a phase that reports list variants (lists): name, p50, p99, pass. */
+interface VariantLike {
+  name: string;
+  p50Ms: number;
+  p99Ms: number;
+  pass: boolean;
+}
+
 function renderExtras(report: BenchReport, out: string[]): void {
   for (const extra of report.extras) {
-    const pass = (extra.result as { pass?: unknown } | null)?.pass;
-    const verdict = extra.noise.othersCore !== null && extra.noise.othersCore > report.noiseLimitCore ? 'DISTURBED' : pass === true ? 'PASS' : pass === false ? 'MISS' : '—';
+    const result = extra.result as { pass?: unknown; variants?: VariantLike[] } | null;
+    const disturbed = extra.noise.othersCore !== null && extra.noise.othersCore > report.noiseLimitCore;
+    const verdict = disturbed ? 'DISTURBED' : result?.pass === true ? 'PASS' : result?.pass === false ? 'MISS' : '—';
+    out.push('');
     out.push(`${extra.name}: ${verdict} (others ${pct(extra.noise.othersCore)} of a core, load ${extra.noise.load1}; details in the log and the JSON)`);
+    if (Array.isArray(result?.variants)) {
+      out.push(
+        table(
+          ['variant', 'p50 ms', 'p99 ms', 'result'],
+          result.variants.map((v) => [v.name, v.p50Ms.toFixed(1), v.p99Ms.toFixed(1), disturbed ? 'DISTURBED' : v.pass ? 'ok' : 'MISS']),
+        ),
+      );
+    }
   }
 }
 
@@ -205,38 +223,43 @@ export function renderReport(report: BenchReport): string {
   const out: string[] = [];
   out.push(`Benchmark — ${report.seconds} s per phase, ${report.runs} run(s) per comparison, ${report.load.cpus} CPUs, INVENTORY_WORKERS=${report.workers ?? '(unset)'}`);
   out.push(`load average before: ${report.load.before}   after: ${report.load.after}   noise limit: others ≤ ${pct(report.noiseLimitCore)} of a core`);
-  out.push('');
-  out.push('Every run (raw = pgbench of ../shared/bench right before; others = CPU of processes outside the bench, share of one core):');
-  out.push(
-    table(
-      ['phase', 'call', 'run', 'raw tps', 'rps', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx', 'SQL/call', 'server CPU ms', 'PG CPU ms', 'client CPU ms', 'others raw', 'others product', 'load', 'noise'],
-      runRows(report),
-    ),
-  );
+  if (report.comparisons.length) {
+    out.push('');
+    out.push('Every run (raw = pgbench of ../shared/bench right before; others = CPU of processes outside the bench, share of one core):');
+    out.push(
+      table(
+        ['phase', 'call', 'run', 'raw tps', 'rps', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx', 'SQL/call', 'server CPU ms', 'PG CPU ms', 'client CPU ms', 'others raw', 'others product', 'load', 'noise'],
+        runRows(report),
+      ),
+    );
+  }
   const activity = activityRows(report);
   if (activity.length) {
     out.push('');
     out.push('What the PostgreSQL backends did (judged attempt of each run):');
     out.push(table(['phase', 'run', 'SQL ms/call', 'pool wait ms', 'backends', 'running SQL', 'lock wait', 'waiting for node', 'idle', 'deadlocks (log)'], activity));
   }
-  out.push('');
-  out.push('Targets (issue 14), median of the runs (min–max):');
-  out.push(
-    table(
-      ['phase', 'runs', 'product rps', 'raw tps', 'ratio', 'p99 ms', 'checks (on medians)', 'result'],
-      report.verdicts.map((v) => [
-        v.phase,
-        `${v.runs}${v.disturbedRuns ? ` (${v.disturbedRuns} disturbed)` : ''}`,
-        spreadText(v.rps, 1),
-        spreadText(v.rawTps, 1),
-        spreadText(v.ratio, 3),
-        spreadText(v.p99Ms, 2),
-        v.checks.map((c) => `${c.what} ${c.got} (${c.wanted}) ${c.pass ? 'ok' : 'MISS'}`).join('; '),
-        v.result === 'DISTURBED' ? `DISTURBED (medians ${v.checks.every((c) => c.pass) ? 'within' : 'outside'} the targets)` : v.result,
-      ]),
-    ),
-  );
+  if (report.verdicts.length) {
+    out.push('');
+    out.push('Targets (issue 14), median of the runs (min–max):');
+    out.push(
+      table(
+        ['phase', 'runs', 'product rps', 'raw tps', 'ratio', 'p99 ms', 'checks (on medians)', 'result'],
+        report.verdicts.map((v) => [
+          v.phase,
+          `${v.runs}${v.disturbedRuns ? ` (${v.disturbedRuns} disturbed)` : ''}`,
+          spreadText(v.rps, 1),
+          spreadText(v.rawTps, 1),
+          spreadText(v.ratio, 3),
+          spreadText(v.p99Ms, 2),
+          v.checks.map((c) => `${c.what} ${c.got} (${c.wanted}) ${c.pass ? 'ok' : 'MISS'}`).join('; '),
+          v.result === 'DISTURBED' ? `DISTURBED (medians ${v.checks.every((c) => c.pass) ? 'within' : 'outside'} the targets)` : v.result,
+        ]),
+      ),
+    );
+  }
   renderExtras(report, out);
+  out.push('');
   out.push(`Deadlocks over the whole run (pg_stat_database): product ${report.deadlocks.product}, raw ${report.deadlocks.raw}`);
   renderProfiles(report, out);
   return out.join('\n');
