@@ -119,6 +119,20 @@ describe('stock rows: detail, list and scan', () => {
       expect(page2.items.map((row: StockRowJson) => row.id)).toEqual([buy.id]);
     });
 
+    it('answers every page newest first, the older half too, and an empty page past the end', async () => {
+      const idsOf = async (query: string) => (await list(manager.token, query)).json().items.map((row: StockRowJson) => row.id);
+      const newestFirst = [frozen.id, product.id, semi.id, buy.id];
+      for (const limit of [1, 2, 3]) {
+        const pages: number[] = [];
+        for (let page = 1; page <= Math.ceil(newestFirst.length / limit); page++) pages.push(...(await idsOf(`page=${page}&limit=${limit}`)));
+        expect(pages, `limit ${limit}`).toEqual(newestFirst);
+      }
+      expect(await idsOf('page=2&limit=1&keyword=rd-')).toEqual([product.id]);
+      expect(await idsOf('page=3&limit=1&warehouse_location=A')).toEqual([buy.id]);
+      const past = (await list(manager.token, 'page=3&limit=2')).json();
+      expect(past).toMatchObject({ items: [], total: 4, page: 3, limit: 2 });
+    });
+
     it('keeps company B out of company A rows; a cross-domain caller sees all or one company', async () => {
       expect(skusOf((await list(betaManager.token)).json())).toEqual(['RD-BETA-0001']);
       expect(skusOf((await list(betaManager.token, 'company=ALPHA')).json())).toEqual(['RD-BETA-0001']);

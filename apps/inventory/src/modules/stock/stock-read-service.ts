@@ -1,4 +1,5 @@
-import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { companyCondition, likePattern, pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { materials, stockRows, type StockKind } from '../../db/schema/index.js';
 import { normalizeLocation } from './location.js';
@@ -12,38 +13,47 @@ export async function getStockRow(ctx: UseCaseContext, id: number, sourceTable?:
   return toStockRowView(row, priceVisibilityOf(ctx.actor));
 }
 
-/** Newest first; one joined query for the page and one count, whatever the page size. */
+/**
+ * Newest first; one count and one joined query for the page, whatever the page size. The count comes
+ * first so a page in the older half is read from the oldest end (ascending, then reversed): OFFSET
+ * walks at most half of the matching rows, and the last page costs what the first does.
+ */
 export async function listStockRows(ctx: UseCaseContext, query: StockListQuery): Promise<Page<StockRowView>> {
   const paging = pagingOf(query);
   const where = listConditions(ctx, query);
   const prices = priceVisibilityOf(ctx.actor);
   return ctx.read(async (q) => {
-    const rows = await selectStockRows(q).where(where).orderBy(desc(stockRows.id)).limit(paging.limit).offset(paging.offset);
-    const [total] = await q
+    const [counted] = await q
       .select({ n: count() })
       .from(stockRows)
       .innerJoin(materials, eq(materials.id, stockRows.baseId))
       .where(where);
-    return pageOf(rows.map((row) => toStockRowView(flattenJoined(row), prices)), total?.n ?? 0, paging);
+    const total = counted?.n ?? 0;
+    const window = pageWindow(total, paging.offset, paging.limit);
+    if (!window) return pageOf([], total, paging);
+    const order = window.newestFirst ? desc(stockRows.id) : asc(stockRows.id);
+    const rows = await selectStockRows(q).where(where).orderBy(order).limit(window.limit).offset(window.offset);
+    if (!window.newestFirst) rows.reverse();
+    return pageOf(rows.map((row) => toStockRowView(flattenJoined(row), prices)), total, paging);
   });
+}
+
+/**
+ * Rows [offset, offset + limit) of `total` in newest-first order, read from whichever end is nearer:
+ * from the oldest end they are rows [total - end, total - offset) in ascending order. Undefined when
+ * the page lies past the end.
+ */
+function pageWindow(total: number, offset: number, limit: number): { newestFirst: boolean; offset: number; limit: number } | undefined {
+  const end = Math.min(offset + limit, total);
+  if (offset >= end) return undefined;
+  if (offset <= total - end) return { newestFirst: true, offset, limit: end - offset };
+  return { newestFirst: false, offset: total - end, limit: end - offset };
 }
 
 function listConditions(ctx: UseCaseContext, query: StockListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [companyCondition(ctx.scope(query.company), materials.companyName)];
   const keyword = query.keyword?.trim();
-  if (keyword) {
-    const pattern = likePattern(keyword);
-    conditions.push(
-      or(
-        ilike(stockRows.sku, pattern),
-        ilike(stockRows.batchNumber, pattern),
-        ilike(stockRows.serialNumber, pattern),
-        ilike(materials.name, pattern),
-        ilike(materials.specModel, pattern),
-        ilike(stockRows.warehouseLocation, pattern),
-      ),
-    );
-  }
+  if (keyword) conditions.push(keywordCondition(likePattern(keyword)));
   if (query.source_table) conditions.push(eq(stockRows.sourceTable, query.source_table));
   if (query.status) conditions.push(eq(stockRows.status, query.status));
   if (query.base_id) conditions.push(eq(stockRows.baseId, query.base_id));
@@ -53,3 +63,31 @@ function listConditions(ctx: UseCaseContext, query: StockListQuery): SQL | undef
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const qb = new QueryBuilder();
+
+/**
+ * Case-insensitive substring over sku, batch, serial and location of the row and the name and spec of
+ * its material. Written as "id in (rows matching by their own columns, union rows of matching
+ * materials)" rather than one OR across the join, so every column is searched through its trigram
+ * index; the rows matched are exactly those of the OR.
+ */
+function keywordCondition(pattern: string): SQL {
+  const byOwnColumns = qb
+    .select({ id: stockRows.id })
+    .from(stockRows)
+    .where(
+      or(
+        ilike(stockRows.sku, pattern),
+        ilike(stockRows.batchNumber, pattern),
+        ilike(stockRows.serialNumber, pattern),
+        ilike(stockRows.warehouseLocation, pattern),
+      ),
+    );
+  const matchingMaterials = qb
+    .select({ id: materials.id })
+    .from(materials)
+    .where(or(ilike(materials.name, pattern), ilike(materials.specModel, pattern)));
+  const byMaterial = qb.select({ id: stockRows.id }).from(stockRows).where(inArray(stockRows.baseId, matchingMaterials));
+  return inArray(stockRows.id, byOwnColumns.unionAll(byMaterial));
+}
