@@ -77,6 +77,9 @@ function childEnvironment(env: ServerEnvironment, port: number, meterDir: string
   };
 }
 
+/** A meter answered with an error (as opposed to a socket nobody listens on any more). */
+class MeterError extends Error {}
+
 function meterCall<T>(socketPath: string, path: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const request = http.request({ socketPath, path, method: 'POST' }, (response) => {
@@ -84,7 +87,7 @@ function meterCall<T>(socketPath: string, path: string): Promise<T> {
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as T & { error?: string };
-        if (response.statusCode !== 200) reject(new Error(`meter ${path}: ${body.error}`));
+        if (response.statusCode !== 200) reject(new MeterError(`meter ${path}: ${body.error}`));
         else resolve(body);
       });
     });
@@ -93,12 +96,13 @@ function meterCall<T>(socketPath: string, path: string): Promise<T> {
   });
 }
 
-/** One call to every live meter of the service (a stale socket of a process that ended is removed). */
+/** One call to every live meter of the service; the socket of a process that ended is removed. */
 async function everyMeter<T>(dir: string, path: (pid: number) => string): Promise<T[]> {
   const sockets = readdirSync(dir).filter((name) => name.endsWith('.sock'));
   const answers = await Promise.all(
     sockets.map((name) =>
-      meterCall<T>(join(dir, name), path(Number(name.slice(0, -5)))).catch(() => {
+      meterCall<T>(join(dir, name), path(Number(name.slice(0, -5)))).catch((err: unknown) => {
+        if (err instanceof MeterError) throw err;
         if (existsSync(join(dir, name))) unlinkSync(join(dir, name));
         return undefined;
       }),
@@ -142,7 +146,13 @@ export async function startProductServer(env: ServerEnvironment, log: (text: str
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      const timer = setTimeout(() => process.kill(-pid, 'SIGKILL'), STOP_WITHIN_MS);
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-pid, 'SIGKILL'); // the whole process group: launcher, service, workers
+        } catch {
+          // already gone
+        }
+      }, STOP_WITHIN_MS);
       await exited;
       clearTimeout(timer);
     }
@@ -176,7 +186,9 @@ export async function startProductServer(env: ServerEnvironment, log: (text: str
         const processes = await everyMeter<ServerTotals>(meterDir, () => '/totals');
         const files = new Map(processes.map((one) => [one.pid, join(dir, `${phase}-${one.pid}.cpuprofile`)]));
         await everyMeter(meterDir, (meterPid) => `/profile/stop?file=${encodeURIComponent(files.get(meterPid) ?? join(dir, `${phase}-${meterPid}.cpuprofile`))}`);
-        return processes.map((one) => ({ pid: one.pid, worker: one.worker, ...summarizeProfileFile(files.get(one.pid)!) }));
+        return processes
+          .filter((one) => existsSync(files.get(one.pid)!))
+          .map((one) => ({ pid: one.pid, worker: one.worker, ...summarizeProfileFile(files.get(one.pid)!) }));
       },
     },
     stop,

@@ -50,7 +50,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     warmupSeconds: Math.min(5, Math.max(2, Math.round(seconds / 5))),
     runs: Math.round(numberSetting(env, 'BENCH_RUNS', 3, 1)),
     noiseLimitCore: numberSetting(env, 'BENCH_NOISE_LIMIT', 10, 0) / 100,
-    quietWaitSeconds: numberSetting(env, 'BENCH_QUIET_WAIT_SECONDS', 60, 0),
+    quietWaitSeconds: numberSetting(env, 'BENCH_QUIET_WAIT_SECONDS', 30, 0),
     maxRepeats: Math.round(numberSetting(env, 'BENCH_MAX_REPEATS', 2, 0)),
     profile: env.BENCH_PROFILE === '1',
     keepDatabases: env.BENCH_KEEP === '1',
