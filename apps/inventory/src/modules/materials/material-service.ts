@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   companyCondition,
   Decimal,
@@ -15,7 +15,7 @@ import { companyForRecord } from '../identity/company-rules.js';
 import { requireCategory } from './category-path.js';
 import { hiddenMaterialFields } from './field-permissions.js';
 import { toMaterialView } from './material-mapper.js';
-import { countMaterials, materialListWhere, selectMaterialsWithSupply, supplyOfMaterial } from './material-supply.js';
+import { countMaterials, materialListWhere, pageOfMaterialIds, selectMaterialsWithSupply, supplyOfMaterial } from './material-supply.js';
 import { specSuggestionCache } from './spec-suggestion-cache.js';
 import { assertMaterialUnused } from './usage-checks.js';
 import type { MaterialInput, MaterialListQuery } from './schemas.js';
@@ -25,7 +25,8 @@ export async function listMaterials(ctx: UseCaseContext, query: MaterialListQuer
   const where = materialListWhere(ctx.scope(query.company), query);
   const hidden = hiddenMaterialFields(ctx.actor);
   return ctx.read(async (q) => {
-    const rows = await selectMaterialsWithSupply(q).where(where).orderBy(asc(materials.id)).limit(paging.limit).offset(paging.offset);
+    const pageIds = pageOfMaterialIds(q, where, query, paging);
+    const rows = await selectMaterialsWithSupply(q).where(inArray(materials.id, pageIds)).orderBy(asc(materials.id));
     return pageOf(
       rows.map((row) => toMaterialView(row.material, hidden, row.supply)),
       await countMaterials(q, where, query),

@@ -1,4 +1,4 @@
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { CompanyScope, Queryable } from '@wms/platform';
 import { materials, type AlertLevel } from '../../db/schema/index.js';
 import { alertLevelCondition, joinSupply, supplyColumns } from '../supply/supply-sql.js';
@@ -36,4 +36,14 @@ export async function countMaterials(q: Queryable, where: SQL | undefined, filte
   const query = q.select({ n: count() }).from(materials).$dynamic();
   const [total] = await (filter.alert_level ? joinSupply(query) : query).where(where);
   return total?.n ?? 0;
+}
+
+/**
+ * The ids of one page of a filtered list, in id order, as a subquery. The supply subqueries are joined
+ * only when the alert level filters: otherwise OFFSET skips bare rows and the supply is computed for the
+ * page's rows alone, not for every row skipped.
+ */
+export function pageOfMaterialIds(q: Queryable, where: SQL | undefined, filter: MaterialFilter, paging: { limit: number; offset: number }) {
+  const query = q.select({ id: materials.id }).from(materials).$dynamic();
+  return (filter.alert_level ? joinSupply(query) : query).where(where).orderBy(asc(materials.id)).limit(paging.limit).offset(paging.offset);
 }
