@@ -23,6 +23,9 @@ export function sheetOf<Row>(sheet: SheetSpec<Row>): SheetSpec<never> {
   return sheet as unknown as SheetSpec<never>;
 }
 
+/** Compressed bytes the streamed workbook holds for a slow reader before the writer waits. */
+const STREAM_BUFFER_BYTES = 1 << 20;
+
 const sheetPart = (index: number) => `xl/worksheets/sheet${index + 1}.xml`;
 
 async function writeSheet(zip: ZipStream, sheet: SheetSpec<never>, index: number): Promise<SheetEntry> {
@@ -94,7 +97,8 @@ export async function writeWorkbook(sheets: WorkbookSheet[]): Promise<Buffer> {
  * (async iterables). An error after the first bytes aborts the download.
  */
 export function streamWorkbook(sheets: WorkbookSheet[]): Readable {
-  const stream = new PassThrough();
+  // Room for several batches of compressed rows, so the writer waits for the client less often.
+  const stream = new PassThrough({ highWaterMark: STREAM_BUFFER_BYTES });
   writeWorkbookTo(sheets, stream).catch((error: unknown) => stream.destroy(error as Error));
   return stream;
 }

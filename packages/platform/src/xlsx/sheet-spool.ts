@@ -5,9 +5,9 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
+import { crc32, type DeflateRaw } from 'node:zlib';
 import { SheetWriter, type SheetColumn, type TextSink } from './sheet-writer.js';
-import { DEFLATE_LEVEL, type DeflatedPart } from './zip-stream.js';
+import { entryDeflater, type DeflatedPart } from './zip-stream.js';
 
 /** Text deflated into a temporary file as it comes (created at the first write), to be copied into a zip later. */
 class DeflatedFile implements TextSink {
@@ -38,7 +38,7 @@ class DeflatedFile implements TextSink {
   }
 
   private open(): DeflateRaw {
-    const deflate = createDeflateRaw({ level: DEFLATE_LEVEL });
+    const deflate = entryDeflater();
     this.written = pipeline(deflate, createWriteStream(this.path, { flags: 'wx', mode: 0o600 }));
     this.written.catch(() => undefined); // observed by close() and discard()
     return deflate;

@@ -21,7 +21,7 @@ const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
 const HEADER_PADDING = 4; // bold text plus the filter button
 const CELL_PADDING = 2;
-/** XML collected before it goes to the sink: each hand-over may wait for the deflater, which yields the event loop. */
+/** XML collected before it goes to the sink (a write waits only when the sink is full). */
 const CHUNK_CHARS = 64 * 1024;
 
 function fittedWidth(header: string, sample: readonly Cell[]): number {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
@@ -70,7 +71,8 @@ async function readBatch(ctx: UseCaseContext, where: SQL | undefined, fromId: nu
 /**
  * The planned records newest first, a batch at a time (keyset on id: every batch is one indexed
  * range read, however deep the export is), each batch with its views and one lookup. The next batch
- * is already being read while the caller writes this one, so the database and the writer overlap.
+ * is already being read while the caller writes this one, so the database and the writer overlap;
+ * each batch starts on a new turn of the event loop.
  */
 export async function* auditBatches(ctx: UseCaseContext, where: SQL | undefined, plan: ExportPlan): AsyncGenerator<AuditPage> {
   if (!plan.range) return;
@@ -82,6 +84,9 @@ export async function* auditBatches(ctx: UseCaseContext, where: SQL | undefined,
     next = batch.full ? readBatch(ctx, where, fromId, batch.lastId) : null;
     // A read that fails while this batch is written must not go unhandled; the loop awaits it next.
     next?.catch(() => undefined);
+    // The next batch may be read already: without this turn an export would hold the event loop
+    // (and the requests served beside it) for as long as the database keeps ahead of the writer.
+    await nextTurn();
     yield batch.page;
   }
 }
