@@ -76,7 +76,7 @@ describe('reserveStock and releaseReservation (shared by outbound, borrow and sc
 
   it('reserves the allocated lines (reserved = true) and takes them off available_quantity', async () => {
     const { material, rows } = await materialWithStock(t, 'ALPHA', [2, 5]);
-    const lines = await inTransaction((tx) => reserveStock(tx, 'ALPHA', [{ base_id: material.id, quantity: '6' }]));
+    const { lines } = await inTransaction((tx) => reserveStock(tx, 'ALPHA', [{ base_id: material.id, quantity: '6' }]));
     expect(lines).toEqual([
       { base_id: material.id, quantity: '5', stock_id: rows[1]!.id, source_table: 'stock_buy', reserved: true },
       { base_id: material.id, quantity: '1', stock_id: rows[0]!.id, source_table: 'stock_buy', reserved: true },

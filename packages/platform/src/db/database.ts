@@ -2,9 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, type Extensions } from '@electric-sql/pglite';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, PgliteSession, PgliteTransaction } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import type { PgDialect } from 'drizzle-orm/pg-core';
@@ -12,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { Mutex } from './mutex.js';
+import { driverClientOf, inlineParameters, sharePreparedStatements } from './statement.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Db = PgDatabase<PgQueryResultHKT, any>;
@@ -77,17 +77,21 @@ export const PGLITE_CUBE: Extensions = { cube };
 /** PGlite's build of the contrib `pg_trgm` extension (trigram indexes for substring search). */
 export const PGLITE_PG_TRGM: Extensions = { pg_trgm };
 
-/** PGlite: the audit settings (and the actor probe) in one statement after drizzle's BEGIN. */
-async function setAuditContext(tx: Tx, audit: AuditContext): Promise<void> {
-  const probe = audit.actorProbe ? sql.raw(probeSubquery(audit.actorProbe)) : sql`null`;
-  const [row] = await queryRows<{ actor_version: string | null }>(
-    tx,
-    sql`select set_config('app.actor', ${audit.actor}, true),
-      set_config('app.company', ${audit.company ?? ''}, true),
-      set_config('app.request_url', ${audit.requestUrl ?? ''}, true),
-      ${probe} as actor_version`,
+/** The audit settings and the actor probe as one SELECT; its values are written in as quoted literals. */
+function auditSettingsSql(audit: AuditContext): string {
+  const probe = audit.actorProbe ? probeSubquery(audit.actorProbe) : 'null';
+  return inlineParameters(
+    `select set_config('app.actor', $1::text, true), set_config('app.company', $2::text, true),
+       set_config('app.request_url', $3::text, true), ${probe} as actor_version`,
+    [audit.actor, audit.company ?? '', audit.requestUrl ?? ''],
   );
-  audit.actorProbe?.confirm(row?.actor_version ?? null);
+}
+
+/** PGlite: the audit settings (and the actor probe) in one simple statement after PGlite's BEGIN. */
+async function setAuditContext(tx: Tx, audit: AuditContext): Promise<void> {
+  const client = driverClientOf(tx) as { exec(text: string): Promise<Array<{ rows: Array<{ actor_version: string | null }> }>> };
+  const [settings] = await client.exec(auditSettingsSql(audit));
+  audit.actorProbe?.confirm(settings?.rows[0]?.actor_version ?? null);
 }
 
 /**
@@ -100,9 +104,8 @@ async function pgTransaction<T>(pool: pg.Pool, dialect: PgDialect, audit: AuditC
   const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined, {}), undefined) as unknown as Tx;
   let broken: Error | undefined;
   try {
-    const opened = await client.query(openingSql(client, audit));
-    const settings = (opened as unknown as pg.QueryResult[])[1];
-    audit.actorProbe?.confirm((settings?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
+    const opened = (await client.query(`begin; ${auditSettingsSql(audit)}`)) as unknown as pg.QueryResult[];
+    audit.actorProbe?.confirm((opened[1]?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
     const result = await fn(tx);
     await client.query('commit');
     return result;
@@ -112,15 +115,6 @@ async function pgTransaction<T>(pool: pg.Pool, dialect: PgDialect, audit: AuditC
   } finally {
     client.release(broken);
   }
-}
-
-function openingSql(client: pg.PoolClient, audit: AuditContext): string {
-  const literal = (value: string | null | undefined) => client.escapeLiteral(value ?? '');
-  const probe = audit.actorProbe ? probeSubquery(audit.actorProbe) : 'null';
-  return `begin; select set_config('app.actor', ${literal(audit.actor)}, true),
-    set_config('app.company', ${literal(audit.company)}, true),
-    set_config('app.request_url', ${literal(audit.requestUrl)}, true),
-    ${probe} as actor_version`;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -166,6 +160,8 @@ async function openPglite(options: OpenDatabaseOptions) {
     throw err;
   }
   const db: Db = drizzlePglite({ client });
+  const dialect = (db as unknown as { dialect: PgDialect }).dialect;
+  sharePreparedStatements(client);
   const mutex = new Mutex();
   let closed = false;
   return {
@@ -174,7 +170,9 @@ async function openPglite(options: OpenDatabaseOptions) {
     migrate: () => mutex.runExclusive(() => migratePglite(db as never, { migrationsFolder: options.migrationsFolder })),
     transaction: <T>(audit: AuditContext, fn: (tx: Tx) => Promise<T>) =>
       mutex.runExclusive(() =>
-        db.transaction(async (tx) => {
+        client.transaction(async (session) => {
+          sharePreparedStatements(session, client);
+          const tx = new PgliteTransaction(dialect, new PgliteSession(session, dialect, undefined, {}), undefined) as unknown as Tx;
           await setAuditContext(tx, audit);
           return fn(tx);
         }),

@@ -47,7 +47,7 @@ interface PgLike {
   query(config: { name: string; text: string; values: unknown[]; types: typeof PG_TYPES }): Promise<{ rows: unknown[] }>;
 }
 interface PgliteLike {
-  query(text: string, values: unknown[], options: { parsers: typeof PGLITE_PARSERS }): Promise<{ rows: unknown[] }>;
+  exec(text: string, options: { parsers: typeof PGLITE_PARSERS }): Promise<Array<{ rows: unknown[] }>>;
 }
 
 /** The driver client behind a drizzle database or transaction: a pg Pool / PoolClient or a PGlite (transaction). */
@@ -67,9 +67,68 @@ export async function runStatement<Row>(q: Queryable, st: Statement<Row>, values
     const result = await client.query({ name: st.name, text: st.text, values, types: PG_TYPES });
     return result.rows as Row[];
   }
-  const result = await (client as PgliteLike).query(st.text, values, { parsers: PGLITE_PARSERS });
-  return result.rows as Row[];
+  return runOnPglite(client as PgliteLike, st, values);
 }
+
+/**
+ * PGlite runs an extended-protocol query as six calls into its engine and a simple one as one, and
+ * planning inside it is slow: a statement is PREPAREd once per PGlite session and then EXECUTEd as one
+ * simple query, the values written in as quoted literals (every statement casts its parameters).
+ */
+async function runOnPglite<Row>(client: PgliteLike, st: Statement<Row>, values: unknown[]): Promise<Row[]> {
+  const prepared = preparedNames.get(client);
+  if (!prepared || !PREPARABLE.test(st.text)) {
+    const [result] = await client.exec(inlineParameters(st.text, values), { parsers: PGLITE_PARSERS });
+    return (result?.rows ?? []) as Row[];
+  }
+  if (!prepared.has(st.name)) {
+    await client.exec(`prepare ${st.name} as ${st.text}`, { parsers: PGLITE_PARSERS });
+    prepared.add(st.name);
+  }
+  const args = values.length ? `(${values.map(sqlLiteral).join(', ')})` : '';
+  const [result] = await client.exec(`execute ${st.name}${args}`, { parsers: PGLITE_PARSERS });
+  return (result?.rows ?? []) as Row[];
+}
+
+/** What PREPARE accepts; utility statements (savepoint, …) run as they are. */
+const PREPARABLE = /^\s*(select|insert|update|delete|with|values)\b/i;
+
+/** The statements PREPAREd in a PGlite session, by the clients that reach it (the instance, its transactions). */
+const preparedNames = new WeakMap<object, Set<string>>();
+
+/** Lets runStatement prepare statements on this PGlite client; a transaction client shares its session's set. */
+export function sharePreparedStatements(client: object, session: object = client): void {
+  let names = preparedNames.get(session);
+  if (!names) preparedNames.set(session, (names = new Set()));
+  preparedNames.set(client, names);
+}
+
+/** The statement text with $1, $2, … replaced by quoted literals of the values. */
+export function inlineParameters(text: string, values: readonly unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, index: string) => {
+    const position = Number(index) - 1;
+    if (position >= values.length) throw new Error(`statement parameter $${index} has no value`);
+    return sqlLiteral(values[position]);
+  });
+}
+
+/** A value as an SQL literal (standard_conforming_strings: only the quote is doubled). */
+export function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return quoted(`{${value.map(arrayElement).join(',')}}`);
+  if (value instanceof Date) return quoted(value.toISOString());
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new Error('not a finite number');
+    return quoted(String(value));
+  }
+  if (typeof value === 'object') return quoted(JSON.stringify(value));
+  return quoted(String(value));
+}
+
+const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const arrayElement = (element: unknown) =>
+  element === null || element === undefined ? 'NULL' : `"${String(element).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 /**
  * The columns of a drizzle table for a hand-written statement: `alias."column" as "<prefix><key>"` for

@@ -14,7 +14,7 @@ export async function submitBorrowRequest(ctx: UseCaseContext, input: SubmitBorr
   const companyName = await ctx.read((q) => companyForRecord(q, ctx.actor, input.company_name));
   const items = input.items.map((item) => ({ base_id: item.base_id, quantity: toDecimalString(item.quantity) }));
   return ctx.transaction(async (tx) => {
-    const lines = await reserveStock(tx, companyName, items);
+    const { lines } = await reserveStock(tx, companyName, items);
     const [created] = await tx
       .insert(borrowRequests)
       .values({

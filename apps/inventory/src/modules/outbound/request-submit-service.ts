@@ -1,8 +1,8 @@
 import { runStatement, statement, tableColumns, toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
 import { OUTBOUND_STATUS, outboundRequests, type OutboundRequestRow, type OutboundType } from '../../db/schema/index.js';
 import { companyForRecord } from '../identity/company-rules.js';
-import { reserveStock, type RequestedItem } from '../reservation/index.js';
-import { toRequestViewOf } from './request-lookups.js';
+import { reserveStock, type RequestedItem, type ReservedStock } from '../reservation/index.js';
+import { toRequestView } from './request-mapper.js';
 import type { OutboundRequestView, SubmitRequestBody } from './schemas.js';
 
 export interface NewOutboundRequest {
@@ -21,19 +21,19 @@ export interface NewOutboundRequest {
  * 400 STOCK_SHORTAGE and the caller's transaction writes nothing. Used by the submission below and
  * by the return-with-reissue flow, inside the caller's transaction.
  */
-export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboundRequest): Promise<OutboundRequestRow> {
-  const lines = await reserveStock(tx, input.companyName, input.items);
+export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboundRequest): Promise<{ row: OutboundRequestRow; reserved: ReservedStock }> {
+  const reserved = await reserveStock(tx, input.companyName, input.items);
   const [created] = await runStatement(tx, INSERT_REQUEST, [
     input.applicantId,
     input.companyName,
     input.outboundType,
     input.status ?? OUTBOUND_STATUS.pending,
-    JSON.stringify(lines),
+    JSON.stringify(reserved.lines),
     input.remark?.trim() || null,
     input.sourceReturnId ?? null,
     now.toISOString(),
   ]);
-  return requestColumns.map(created!);
+  return { row: requestColumns.map(created!), reserved };
 }
 
 const requestColumns = tableColumns(outboundRequests, 'r');
@@ -49,13 +49,13 @@ const INSERT_REQUEST = statement<Record<string, unknown>>(
 
 /**
  * POST /outbound/request (spec 3.2): a new request in status 0, reserved at submission. It belongs to
- * the applicant's company; cross-domain callers name it. The answer is built after the commit: the
- * reserved rows stay locked until then, and naming them needs no lock.
+ * the applicant's company; cross-domain callers name it. The answer is built from what the reservation
+ * read on the way (materials, and the rows as locked) and the confirmed actor: no lookup of its own.
  */
 export async function submitOutboundRequest(ctx: UseCaseContext, input: SubmitRequestBody): Promise<OutboundRequestView> {
   const items = input.items.map((item) => ({ base_id: item.base_id, quantity: toDecimalString(item.quantity) }));
   // the company is decided inside the transaction: its first round trip confirms the (cached) actor
-  const created = await ctx.transaction(async (tx) =>
+  const { row, reserved } = await ctx.transaction(async (tx) =>
     createReservedRequest(tx, ctx.now, {
       applicantId: ctx.actor.id,
       companyName: await companyForRecord(tx, ctx.actor, input.company_name),
@@ -64,5 +64,5 @@ export async function submitOutboundRequest(ctx: UseCaseContext, input: SubmitRe
       remark: input.remark,
     }),
   );
-  return ctx.read((q) => toRequestViewOf(q, created));
+  return toRequestView(row, { userNames: new Map([[ctx.actor.id, ctx.actor.name]]), materials: reserved.materials, rows: reserved.rows });
 }

@@ -9,6 +9,17 @@ import {
 } from './allocate.js';
 import type { ReservationLine, RequestedItem } from './lines.js';
 
+/**
+ * The reserved lines, with what the reservation read of their materials and rows on the way, so the
+ * request's answer needs no lookup of its own.
+ */
+export interface ReservedStock {
+  lines: ReservationLine[];
+  materials: Map<number, { name: string; specModel: string; unit: string }>;
+  /** The taken rows as they were when locked. */
+  rows: Map<number, { sku: string; warehouseLocation: string }>;
+}
+
 /** Each attempt that loses a row to a concurrent reservation starts over; after this many, 409. */
 const MAX_ATTEMPTS = 8;
 
@@ -24,21 +35,23 @@ const MAX_ATTEMPTS = 8;
  * reservations can never deadlock on each other. Rows taken stay locked until the caller's
  * transaction ends.
  */
-export async function reserveStock(tx: Tx, company: string, items: readonly RequestedItem[]): Promise<ReservationLine[]> {
+export async function reserveStock(tx: Tx, company: string, items: readonly RequestedItem[]): Promise<ReservedStock> {
   const needs = mergeByMaterial(items);
   const baseIds = needs.map((need) => need.base_id);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const { names, candidates } = await readMaterialsAndCandidates(tx, company, baseIds);
+    const { materials, candidates } = await readMaterialsAndCandidates(tx, company, baseIds);
     const { lines, shortages } = allocateLargestFirst(needs, candidates);
-    if (shortages.length > 0) throw shortageError(shortages, names);
-    if (await takeInIdOrder(tx, lines)) {
-      return lines.map((line) => ({
+    if (shortages.length > 0) throw shortageError(shortages, materials);
+    const taken = await takeInIdOrder(tx, lines);
+    if (taken) {
+      const reserved = lines.map((line) => ({
         base_id: line.base_id,
         quantity: line.quantity.toString(),
         stock_id: line.stock_id,
         source_table: line.source_table,
         reserved: true,
       }));
+      return { lines: reserved, materials, rows: taken };
     }
   }
   throw new AppError('CONFLICT', '库存正被其他申请同时占用，请稍后重试');
@@ -48,9 +61,19 @@ export async function reserveStock(tx: Tx, company: string, items: readonly Requ
  * The requested materials of the company with their candidates (在库 rows with available > 0), largest
  * first, in one prepared statement. A material without candidates still comes back (s columns null).
  */
-const MATERIALS_AND_CANDIDATES = statement<{ base_id: number; name: string; id: number | null; source_table: StockKind | null; available_quantity: string | null }>(
+interface CandidateRow {
+  base_id: number;
+  name: string;
+  spec_model: string;
+  unit: string;
+  id: number | null;
+  source_table: StockKind | null;
+  available_quantity: string | null;
+}
+
+const MATERIALS_AND_CANDIDATES = statement<CandidateRow>(
   'reserve_candidates',
-  `select m.id as base_id, m.name, s.id, s.source_table, s.available_quantity
+  `select m.id as base_id, m.name, m.spec_model, m.unit, s.id, s.source_table, s.available_quantity
      from materials m
      left join stock_rows s on s.base_id = m.id and s.status = '在库' and s.available_quantity > 0
     where m.id = any($1::int[]) and m.company_name = $2::text
@@ -62,17 +85,17 @@ async function readMaterialsAndCandidates(
   tx: Tx,
   company: string,
   baseIds: number[],
-): Promise<{ names: Map<number, string>; candidates: AllocationCandidate[] }> {
+): Promise<{ materials: ReservedStock['materials']; candidates: AllocationCandidate[] }> {
   const rows = await runStatement(tx, MATERIALS_AND_CANDIDATES, [baseIds, company]);
-  const names = new Map(rows.map((row) => [row.base_id, row.name]));
-  const missing = baseIds.find((id) => !names.has(id));
+  const materials = new Map(rows.map((row) => [row.base_id, { name: row.name, specModel: row.spec_model, unit: row.unit }]));
+  const missing = baseIds.find((id) => !materials.has(id));
   if (missing !== undefined) throw new AppError('NOT_FOUND', `物料不存在: ${missing}`, { base_id: missing });
   const candidates: AllocationCandidate[] = [];
   for (const row of rows) {
     if (row.id === null || row.source_table === null || row.available_quantity === null) continue;
     candidates.push({ id: row.id, base_id: row.base_id, source_table: row.source_table, available_quantity: row.available_quantity });
   }
-  return { names, candidates };
+  return { materials, candidates };
 }
 
 const SAVEPOINT = statement('reserve_savepoint', 'savepoint reserve_stock');
@@ -82,7 +105,7 @@ const ROLLBACK_TO_SAVEPOINT = statement('reserve_rollback', 'rollback to savepoi
  * The materialized CTE locks the rows in ascending id order (FOR UPDATE above the sort), and only rows
  * it locked reach the guarded update, which re-checks status and availability on the newest row version.
  */
-const TAKE_IN_ID_ORDER = statement<{ id: number }>(
+const TAKE_IN_ID_ORDER = statement<{ id: number; sku: string; warehouse_location: string }>(
   'reserve_take',
   `with locked as materialized (
      select id from stock_rows where id = any($1::int[]) order by id for update
@@ -92,29 +115,29 @@ const TAKE_IN_ID_ORDER = statement<{ id: number }>(
      from locked
      join unnest($1::int[], $2::numeric[]) as wanted(id, quantity) on wanted.id = locked.id
     where s.id = locked.id and s.status = '在库' and s.available_quantity >= wanted.quantity
-   returning s.id`,
+   returning s.id, s.sku, s.warehouse_location`,
 );
 
 /**
- * True when every line was taken; false (and nothing taken) when a concurrent request got there first.
+ * The taken rows when every line was taken; null (and nothing taken) when a concurrent request got there first.
  * On success the savepoint is simply left to the transaction's commit (releasing it would cost a round
  * trip while the rows are locked); on failure, rolling back to it undoes this attempt and releases its
  * row locks.
  */
-async function takeInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<boolean> {
+async function takeInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<ReservedStock['rows'] | null> {
   const ids = lines.map((line) => line.stock_id);
   const quantities = lines.map((line) => line.quantity.toString());
   await runStatement(tx, SAVEPOINT, []);
   const taken = await runStatement(tx, TAKE_IN_ID_ORDER, [ids, quantities]);
-  if (taken.length === lines.length) return true;
+  if (taken.length === lines.length) return new Map(taken.map((row) => [row.id, { sku: row.sku, warehouseLocation: row.warehouse_location }]));
   await runStatement(tx, ROLLBACK_TO_SAVEPOINT, []);
-  return false;
+  return null;
 }
 
-function shortageError(shortages: Shortage[], names: Map<number, string>): AppError {
+function shortageError(shortages: Shortage[], materials: ReservedStock['materials']): AppError {
   const described = shortages.map((shortage) => ({
     base_id: shortage.base_id,
-    material_name: names.get(shortage.base_id) ?? '',
+    material_name: materials.get(shortage.base_id)?.name ?? '',
     needed: toQuantityOrZero(shortage.needed.toString()),
     remaining: toQuantityOrZero(shortage.remaining.toString()),
   }));

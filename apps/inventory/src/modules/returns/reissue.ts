@@ -32,12 +32,12 @@ export async function resolveReissueApplicant(q: Queryable, line: TransOutboundR
  * source_return_id. Its stock is reserved strictly by the common allocation rule: a shortage throws
  * STOCK_SHORTAGE and the caller's transaction — the whole return — rolls back (rule 4).
  */
-export function createReissueRequest(
+export async function createReissueRequest(
   tx: Tx,
   input: { line: TransOutboundRow; returned: TransReturnRow; quantity: string; applicantId: number; now: Date },
 ): Promise<OutboundRequestRow> {
   const { line, returned, quantity, applicantId, now } = input;
-  return createReservedRequest(tx, now, {
+  const { row } = await createReservedRequest(tx, now, {
     applicantId,
     companyName: line.companyName,
     outboundType: line.outboundType,
@@ -46,6 +46,7 @@ export function createReissueRequest(
     status: OUTBOUND_STATUS.approved,
     sourceReturnId: returned.id,
   });
+  return row;
 }
 
 /** The remark carries the original consumer (free text, not an identity) and where the reissue came from. */
