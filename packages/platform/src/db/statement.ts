@@ -47,7 +47,7 @@ interface PgLike {
   query(config: { name: string; text: string; values: unknown[]; types: typeof PG_TYPES }): Promise<{ rows: unknown[] }>;
 }
 interface PgliteLike {
-  exec(text: string, options: { parsers: typeof PGLITE_PARSERS }): Promise<Array<{ rows: unknown[] }>>;
+  exec(text: string, options?: { parsers: typeof PGLITE_PARSERS }): Promise<Array<{ rows: unknown[] }>>;
 }
 
 /** The driver client behind a drizzle database or transaction: a pg Pool / PoolClient or a PGlite (transaction). */
@@ -62,32 +62,49 @@ export function isPgClient(client: unknown): client is PgLike {
 
 /** Runs the statement on q (inside its transaction when q is one). */
 export async function runStatement<Row>(q: Queryable, st: Statement<Row>, values: unknown[]): Promise<Row[]> {
+  const [rows] = await runStatements(q, [[st, values]]);
+  return rows as Row[];
+}
+
+type Batch = ReadonlyArray<readonly [Statement<unknown>, unknown[]]>;
+
+/**
+ * Runs statements one after the other and answers their rows in order: on PostgreSQL one round trip
+ * each (prepared by name), on PGlite all of them in one call into the engine.
+ */
+export async function runStatements(q: Queryable, batch: Batch): Promise<unknown[][]> {
   const client = driverClientOf(q);
-  if (isPgClient(client)) {
+  if (!isPgClient(client)) return runOnPglite(client as PgliteLike, batch);
+  const answers: unknown[][] = [];
+  for (const [st, values] of batch) {
     const result = await client.query({ name: st.name, text: st.text, values, types: PG_TYPES });
-    return result.rows as Row[];
+    answers.push(result.rows);
   }
-  return runOnPglite(client as PgliteLike, st, values);
+  return answers;
 }
 
 /**
  * PGlite runs an extended-protocol query as six calls into its engine and a simple one as one, and
- * planning inside it is slow: a statement is PREPAREd once per PGlite session and then EXECUTEd as one
- * simple query, the values written in as quoted literals (every statement casts its parameters).
+ * planning inside it is slow: a statement is PREPAREd once per PGlite session and then EXECUTEd in one
+ * simple query with the rest of its batch, the values written in as quoted literals (every statement
+ * casts its parameters).
  */
-async function runOnPglite<Row>(client: PgliteLike, st: Statement<Row>, values: unknown[]): Promise<Row[]> {
+async function runOnPglite(client: PgliteLike, batch: Batch): Promise<unknown[][]> {
   const prepared = preparedNames.get(client);
-  if (!prepared || !PREPARABLE.test(st.text)) {
-    const [result] = await client.exec(inlineParameters(st.text, values), { parsers: PGLITE_PARSERS });
-    return (result?.rows ?? []) as Row[];
+  const texts: string[] = [];
+  for (const [st, values] of batch) {
+    if (!prepared || !PREPARABLE.test(st.text)) {
+      texts.push(inlineParameters(st.text, values));
+      continue;
+    }
+    if (!prepared.has(st.name)) {
+      await client.exec(`prepare ${st.name} as ${st.text}`);
+      prepared.add(st.name);
+    }
+    texts.push(`execute ${st.name}${values.length ? `(${values.map(sqlLiteral).join(', ')})` : ''}`);
   }
-  if (!prepared.has(st.name)) {
-    await client.exec(`prepare ${st.name} as ${st.text}`, { parsers: PGLITE_PARSERS });
-    prepared.add(st.name);
-  }
-  const args = values.length ? `(${values.map(sqlLiteral).join(', ')})` : '';
-  const [result] = await client.exec(`execute ${st.name}${args}`, { parsers: PGLITE_PARSERS });
-  return (result?.rows ?? []) as Row[];
+  const results = await client.exec(texts.join(';\n'), { parsers: PGLITE_PARSERS });
+  return results.map((result) => result.rows);
 }
 
 /** What PREPARE accepts; utility statements (savepoint, …) run as they are. */

@@ -1,4 +1,4 @@
-import { AppError, runStatement, statement, toQuantityOrZero, type Tx } from '@wms/platform';
+import { AppError, runStatement, runStatements, statement, toQuantityOrZero, type Tx } from '@wms/platform';
 import type { StockKind } from '../../db/schema/stock.js';
 import {
   allocateLargestFirst,
@@ -127,8 +127,10 @@ const TAKE_IN_ID_ORDER = statement<{ id: number; sku: string; warehouse_location
 async function takeInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<ReservedStock['rows'] | null> {
   const ids = lines.map((line) => line.stock_id);
   const quantities = lines.map((line) => line.quantity.toString());
-  await runStatement(tx, SAVEPOINT, []);
-  const taken = await runStatement(tx, TAKE_IN_ID_ORDER, [ids, quantities]);
+  const [, taken] = (await runStatements(tx, [
+    [SAVEPOINT, []],
+    [TAKE_IN_ID_ORDER, [ids, quantities]],
+  ])) as [unknown, Array<{ id: number; sku: string; warehouse_location: string }>];
   if (taken.length === lines.length) return new Map(taken.map((row) => [row.id, { sku: row.sku, warehouseLocation: row.warehouse_location }]));
   await runStatement(tx, ROLLBACK_TO_SAVEPOINT, []);
   return null;
