@@ -1,7 +1,7 @@
 import { bigserial, jsonb, text, timestamp, type PgColumnBuilderBase } from 'drizzle-orm/pg-core';
 
 /**
- * The columns of `audit_logs`, which only the audit_capture() trigger writes (decision Platform 8).
+ * The columns of `audit_logs`, which only the audit triggers write (audit_attach(); decision Platform 8).
  * `placement` is the service's own column (company or department), kept in its place after `username`
  * so the generated tables and migrations do not change. Fresh builders on every call: one per table.
  */
