@@ -11,7 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { Mutex } from './mutex.js';
-import { driverClientOf, inlineParameters, sharePreparedStatements } from './statement.js';
+import { inlineParameters, sharePreparedStatements } from './statement.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Db = PgDatabase<PgQueryResultHKT, any>;
@@ -87,11 +87,25 @@ function auditSettingsSql(audit: AuditContext): string {
   );
 }
 
-/** PGlite: the audit settings (and the actor probe) in one simple statement after PGlite's BEGIN. */
-async function setAuditContext(tx: Tx, audit: AuditContext): Promise<void> {
-  const client = driverClientOf(tx) as { exec(text: string): Promise<Array<{ rows: Array<{ actor_version: string | null }> }>> };
-  const [settings] = await client.exec(auditSettingsSql(audit));
-  audit.actorProbe?.confirm(settings?.rows[0]?.actor_version ?? null);
+/**
+ * PGlite: BEGIN, the audit settings and the actor probe in one simple query, like on PostgreSQL. The
+ * transaction is opened by hand (not PGlite's transaction(), which spends a call on BEGIN alone): the
+ * database's mutex already keeps every other statement out until COMMIT or ROLLBACK.
+ */
+async function pgliteTransaction<T>(client: PGlite, dialect: PgDialect, audit: AuditContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const tx = new PgliteTransaction(dialect, new PgliteSession(client, dialect, undefined, {}), undefined) as unknown as Tx;
+  try {
+    const [, settings] = await client.exec(`begin; ${auditSettingsSql(audit)}`);
+    audit.actorProbe?.confirm((settings?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
+    const result = await fn(tx);
+    const [committed] = await client.exec('commit');
+    // COMMIT of a transaction an earlier statement aborted answers ROLLBACK, not an error
+    if (committed?.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
+    return result;
+  } catch (err) {
+    await client.exec('rollback').catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
@@ -168,15 +182,7 @@ async function openPglite(options: OpenDatabaseOptions) {
     kind: 'pglite' as const,
     db,
     migrate: () => mutex.runExclusive(() => migratePglite(db as never, { migrationsFolder: options.migrationsFolder })),
-    transaction: <T>(audit: AuditContext, fn: (tx: Tx) => Promise<T>) =>
-      mutex.runExclusive(() =>
-        client.transaction(async (session) => {
-          sharePreparedStatements(session, client);
-          const tx = new PgliteTransaction(dialect, new PgliteSession(session, dialect, undefined, {}), undefined) as unknown as Tx;
-          await setAuditContext(tx, audit);
-          return fn(tx);
-        }),
-      ),
+    transaction: <T>(audit: AuditContext, fn: (tx: Tx) => Promise<T>) => mutex.runExclusive(() => pgliteTransaction(client, dialect, audit, fn)),
     read: <T>(fn: (q: Queryable) => Promise<T>) => mutex.runExclusive(() => fn(db)),
     ping: async () => !closed && !client.closed,
     close: async () => {
