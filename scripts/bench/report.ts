@@ -89,7 +89,7 @@ export function judge(comparisons: ComparisonResult[], productDeadlocks: number)
     const p99Ms = spreadOf(judged.map((a) => stepOf(a.product, target.step)!.p99Ms));
     const checks = [{ what: 'ratio', wanted: `>= ${target.minRatio}`, got: ratio.median.toFixed(3), pass: ratio.median >= target.minRatio }];
     if (target.maxP99Ms !== undefined) {
-      checks.push({ what: 'p99', wanted: `<= ${target.maxP99Ms} ms`, got: `${p99Ms.median} ms`, pass: p99Ms.median <= target.maxP99Ms });
+      checks.push({ what: 'p99', wanted: `<= ${target.maxP99Ms} ms`, got: `${p99Ms.median.toFixed(2)} ms`, pass: p99Ms.median <= target.maxP99Ms });
     }
     if (target.noDeadlock) {
       // Every attempt counts: a deadlock in a discarded attempt is still a deadlock. Without a readable
