@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { companyCondition, likePattern, pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
+import { companyCondition, likePattern, pageOf, pagingOf, type CompanyScope, type Page, type UseCaseContext } from '@wms/platform';
 import { materials, stockRows, type StockKind } from '../../db/schema/index.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
@@ -14,25 +14,23 @@ export async function getStockRow(ctx: UseCaseContext, id: number, sourceTable?:
 }
 
 /**
- * Newest first; one count and one joined query for the page, whatever the page size. The count comes
- * first so a page in the older half is read from the oldest end (ascending, then reversed): OFFSET
- * walks at most half of the matching rows, and the last page costs what the first does.
+ * Newest first. Every condition is on stock_rows (material ones as subqueries), so the count needs no
+ * join and the page is found on stock_rows alone; only its rows are then joined with their materials.
+ * The count comes first so a page in the older half is read from the oldest end (ascending, then
+ * reversed): OFFSET walks at most half of the matching rows, and the last page costs what the first does.
  */
 export async function listStockRows(ctx: UseCaseContext, query: StockListQuery): Promise<Page<StockRowView>> {
   const paging = pagingOf(query);
   const where = listConditions(ctx, query);
   const prices = priceVisibilityOf(ctx.actor);
   return ctx.read(async (q) => {
-    const [counted] = await q
-      .select({ n: count() })
-      .from(stockRows)
-      .innerJoin(materials, eq(materials.id, stockRows.baseId))
-      .where(where);
+    const [counted] = await q.select({ n: count() }).from(stockRows).where(where);
     const total = counted?.n ?? 0;
     const window = pageWindow(total, paging.offset, paging.limit);
     if (!window) return pageOf([], total, paging);
     const order = window.newestFirst ? desc(stockRows.id) : asc(stockRows.id);
-    const rows = await selectStockRows(q).where(where).orderBy(order).limit(window.limit).offset(window.offset);
+    const pageIds = q.select({ id: stockRows.id }).from(stockRows).where(where).orderBy(order).limit(window.limit).offset(window.offset);
+    const rows = await selectStockRows(q).where(inArray(stockRows.id, pageIds)).orderBy(order);
     if (!window.newestFirst) rows.reverse();
     return pageOf(rows.map((row) => toStockRowView(flattenJoined(row), prices)), total, paging);
   });
@@ -51,8 +49,8 @@ function pageWindow(total: number, offset: number, limit: number): { newestFirst
 }
 
 function listConditions(ctx: UseCaseContext, query: StockListQuery): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [companyCondition(ctx.scope(query.company), materials.companyName)];
   const keyword = query.keyword?.trim();
+  const conditions: (SQL | undefined)[] = [companyOfRowCondition(ctx.scope(query.company), Boolean(keyword))];
   if (keyword) conditions.push(keywordCondition(likePattern(keyword)));
   if (query.source_table) conditions.push(eq(stockRows.sourceTable, query.source_table));
   if (query.status) conditions.push(eq(stockRows.status, query.status));
@@ -65,6 +63,20 @@ function listConditions(ctx: UseCaseContext, query: StockListQuery): SQL | undef
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const qb = new QueryBuilder();
+
+/**
+ * A row's company is its material's. Without a keyword the rows are walked in id order: inside the OR
+ * the planner cannot turn the IN into a join, so it stays one hash of the company's material ids probed
+ * per row, and skipping to a deep page costs a hash probe per row instead of a memoized index lookup
+ * into materials (3× slower). With a keyword the few matching rows drive the plan, and a plain IN (a
+ * semi-join) lets them be checked one by one; the hashed form would make PostgreSQL scan every row.
+ */
+function companyOfRowCondition(scope: CompanyScope, rowsFromKeyword: boolean): SQL | undefined {
+  const ofMaterial = companyCondition(scope, materials.companyName);
+  if (!ofMaterial) return undefined;
+  const inCompany = inArray(stockRows.baseId, qb.select({ id: materials.id }).from(materials).where(ofMaterial));
+  return rowsFromKeyword ? inCompany : sql`(${inCompany} or false)`;
+}
 
 /**
  * Case-insensitive substring over sku, batch, serial and location of the row and the name and spec of
