@@ -16,7 +16,12 @@ import { PROJECT_ROOT } from './settings.js';
  * INVENTORY_WORKERS asks for them). The bench reaches it only over HTTP, its process tree through /proc and
  * its query counts and CPU profiles through the preloaded meter (server-meter-preload.ts).
  */
-export const SERVER_ENTRY = join(PROJECT_ROOT, 'apps', 'inventory', 'src', 'server.ts');
+/**
+ * BENCH_PRODUCT_DIR measures another checkout of the product (an older commit, for before/after figures
+ * per change) with this bench; see docs/benchmarks.md.
+ */
+export const PRODUCT_ROOT = process.env.BENCH_PRODUCT_DIR?.trim() || PROJECT_ROOT;
+export const SERVER_ENTRY = join(PRODUCT_ROOT, 'apps', 'inventory', 'src', 'server.ts');
 const PRELOAD = fileURLToPath(new URL('./server-meter-preload.ts', import.meta.url));
 const BIN = join(PROJECT_ROOT, 'node_modules', '.bin');
 const HEALTHY_WITHIN_MS = 120_000;
@@ -130,7 +135,7 @@ export async function startProductServer(env: ServerEnvironment, log: (text: str
   const port = await freePort();
   const meterDir = mkdtempSync(join(tmpdir(), 'wms-bench-meter-'));
   const child = spawn(join(BIN, 'tsx'), [SERVER_ENTRY], {
-    cwd: PROJECT_ROOT,
+    cwd: PRODUCT_ROOT,
     env: childEnvironment(env, port, meterDir),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: a stop that hangs can end the whole tree at once
