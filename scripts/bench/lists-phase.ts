@@ -13,7 +13,8 @@ import type { BenchSettings } from './settings.js';
  * scale on PostgreSQL. Seeds by SQL 20,000 materials of three companies and 100,000 stock rows in a location
  * hierarchy like 'A区/03排/2层/05位', builds the inventory app in this process (logger off) on its own scratch
  * database, and times each list variant over HTTP with sequential requests after a warm-up, as a
- * WAREHOUSE_MGR of the largest company. Target: p99 ≤ 50 ms for every variant.
+ * WAREHOUSE_MGR of the largest company. Target: p99 ≤ 50 ms for every variant. A keyword of two CJK
+ * characters has no trigram to use (pg_trgm needs three), so it scans: it is measured and judged all the same.
  */
 export const LIST_MATERIALS = 20_000;
 export const LIST_STOCK_ROWS = 100_000;
@@ -191,8 +192,11 @@ export async function runListsPhase(settings: BenchSettings, databaseUrl: string
       log(`  lists: seeded ${LIST_MATERIALS} materials and ${LIST_STOCK_ROWS} stock rows in ${Math.round(performance.now() - started)} ms`);
       const token = await service.deps.tokens.sign({ sub: String(manager.id), role: 'WAREHOUSE_MGR', company_name: COMPANY, name: manager.name });
       const client = listClient(baseUrl, token);
+      const planned = await variantsOf(client);
+      // One pass over every variant first: the first one measured would otherwise pay for the JIT and caches.
+      for (const [, path] of planned) for (let i = 0; i < WARMUP_REQUESTS; i++) await client.get(path);
       const variants: ListVariantResult[] = [];
-      for (const [name, path] of await variantsOf(client)) {
+      for (const [name, path] of planned) {
         const result = await measure(client, name, path);
         variants.push(result);
         log(`  ${name.padEnd(44)} total ${String(result.total).padStart(6)}  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  ${result.pass ? 'PASS' : 'MISS'}`);
