@@ -32,6 +32,17 @@ export interface AuditContext {
 }
 
 /**
+ * Thrown inside a transaction that lost a race it can win by starting over (a row it meant to take was
+ * taken meanwhile): the transaction is rolled back, which frees its locks, and run again from the start.
+ */
+export class RetryTransaction extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'RetryTransaction';
+  }
+}
+
+/**
  * The caller's account version, read in the round trip that opens a transaction, so that a cached
  * actor is confirmed without a query of its own. confirm throws to abort before anything is written.
  */

@@ -3,7 +3,8 @@ import type { Actor } from '../auth/actor.js';
 import { companyScopeOf } from '../auth/actor.js';
 import { confirmActorVersion } from '../auth/actor-source.js';
 import type { CompanyScope } from '../auth/company-scope.js';
-import type { ActorVersionProbe, Database, Queryable, Tx } from '../db/database.js';
+import { RetryTransaction, type ActorVersionProbe, type Database, type Queryable, type Tx } from '../db/database.js';
+import { AppError } from '../errors.js';
 import { runStatement, statement } from '../db/statement.js';
 import type { ActorConfirmation } from './guards.js';
 
@@ -28,6 +29,9 @@ export interface UseCaseContext {
   afterCommit(effect: () => void | Promise<void>): void;
 }
 
+/** A transaction that keeps losing its race (RetryTransaction) gives up with 409 after this many runs. */
+const TRANSACTION_ATTEMPTS = 8;
+
 export function createUseCaseContext(
   database: Database,
   actor: Actor,
@@ -50,14 +54,17 @@ export function createUseCaseContext(
     requestUrl,
     scope: (requested) => companyScopeOf(actor, requested),
     transaction: async (fn) => {
-      try {
-        const actorProbe = probeOf(unconfirmed());
-        const result = await database.transaction({ actor: actor.username, company: actor.company, requestUrl, actorProbe }, fn);
-        runAfterCommit();
-        return result;
-      } catch (err) {
-        pending.length = 0;
-        throw err;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const actorProbe = probeOf(unconfirmed());
+          const result = await database.transaction({ actor: actor.username, company: actor.company, requestUrl, actorProbe }, fn);
+          runAfterCommit();
+          return result;
+        } catch (err) {
+          pending.length = 0;
+          if (!(err instanceof RetryTransaction)) throw err;
+          if (attempt >= TRANSACTION_ATTEMPTS) throw new AppError('CONFLICT', '数据正被其他请求同时修改，请稍后重试');
+        }
       }
     },
     read: (fn) =>

@@ -1,4 +1,4 @@
-import { AppError, runStatement, runStatements, statement, toQuantityOrZero, type Tx } from '@wms/platform';
+import { AppError, RetryTransaction, runStatement, statement, toQuantityOrZero, type Tx } from '@wms/platform';
 import type { StockKind } from '../../db/schema/stock.js';
 import {
   allocateLargestFirst,
@@ -20,41 +20,33 @@ export interface ReservedStock {
   rows: Map<number, { sku: string; warehouseLocation: string }>;
 }
 
-/** Each attempt that loses a row to a concurrent reservation starts over; after this many, 409. */
-const MAX_ATTEMPTS = 8;
-
 /**
  * Reserves stock for a request of `company` (spec 3.2, 4.1): merge by material, allocate largest
  * available first over the 在库 rows, and take each line off available_quantity with a guarded
  * update. Strict: a shortage of any material is 400 STOCK_SHORTAGE and nothing is reserved.
  *
  * No candidate is locked while reading. The chosen rows are then locked in ascending id order and
- * taken with guarded updates, in one statement inside a savepoint; when a row was taken by a
- * concurrent request meanwhile, the savepoint is rolled back (which also releases the row locks of
- * this attempt) and the whole allocation is read again. So every attempt locks in id order and two
- * reservations can never deadlock on each other. Rows taken stay locked until the caller's
- * transaction ends.
+ * taken all together or not at all, in one statement. When a row was taken by a concurrent request
+ * meanwhile, nothing is taken and the whole transaction starts over (RetryTransaction: its rollback
+ * frees the rows this attempt locked), so every attempt takes its row locks in id order and two
+ * reservations can never deadlock on each other. Rows taken stay locked until the caller's transaction
+ * ends. (On PGlite transactions run one at a time, so the take never loses.)
  */
 export async function reserveStock(tx: Tx, company: string, items: readonly RequestedItem[]): Promise<ReservedStock> {
   const needs = mergeByMaterial(items);
-  const baseIds = needs.map((need) => need.base_id);
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const { materials, candidates } = await readMaterialsAndCandidates(tx, company, baseIds);
-    const { lines, shortages } = allocateLargestFirst(needs, candidates);
-    if (shortages.length > 0) throw shortageError(shortages, materials);
-    const taken = await takeInIdOrder(tx, lines);
-    if (taken) {
-      const reserved = lines.map((line) => ({
-        base_id: line.base_id,
-        quantity: line.quantity.toString(),
-        stock_id: line.stock_id,
-        source_table: line.source_table,
-        reserved: true,
-      }));
-      return { lines: reserved, materials, rows: taken };
-    }
-  }
-  throw new AppError('CONFLICT', '库存正被其他申请同时占用，请稍后重试');
+  const { materials, candidates } = await readMaterialsAndCandidates(tx, company, needs.map((need) => need.base_id));
+  const { lines, shortages } = allocateLargestFirst(needs, candidates);
+  if (shortages.length > 0) throw shortageError(shortages, materials);
+  const taken = await takeAllInIdOrder(tx, lines);
+  if (!taken) throw new RetryTransaction('a reserved row was taken by a concurrent request');
+  const reserved = lines.map((line) => ({
+    base_id: line.base_id,
+    quantity: line.quantity.toString(),
+    stock_id: line.stock_id,
+    source_table: line.source_table,
+    reserved: true,
+  }));
+  return { lines: reserved, materials, rows: taken };
 }
 
 /**
@@ -98,42 +90,35 @@ async function readMaterialsAndCandidates(
   return { materials, candidates };
 }
 
-const SAVEPOINT = statement('reserve_savepoint', 'savepoint reserve_stock');
-const ROLLBACK_TO_SAVEPOINT = statement('reserve_rollback', 'rollback to savepoint reserve_stock');
-
 /**
- * The materialized CTE locks the rows in ascending id order (FOR UPDATE above the sort), and only rows
- * it locked reach the guarded update, which re-checks status and availability on the newest row version.
+ * All or nothing: the materialized CTE locks the rows in ascending id order (FOR UPDATE above the sort)
+ * and sees their newest versions; the update runs only when every wanted row is still 在库 with enough
+ * available.
  */
-const TAKE_IN_ID_ORDER = statement<{ id: number; sku: string; warehouse_location: string }>(
-  'reserve_take',
+const TAKE_ALL_IN_ID_ORDER = statement<{ id: number; sku: string; warehouse_location: string }>(
+  'reserve_take_all',
   `with locked as materialized (
-     select id from stock_rows where id = any($1::int[]) order by id for update
+     select id, status, available_quantity from stock_rows where id = any($1::int[]) order by id for update
+   ),
+   wanted as (select * from unnest($1::int[], $2::numeric[]) as wanted(id, quantity)),
+   short as (
+     select 1 from wanted left join locked on locked.id = wanted.id
+      where locked.id is null or locked.status <> '在库' or locked.available_quantity < wanted.quantity
    )
    update stock_rows as s
       set available_quantity = s.available_quantity - wanted.quantity, updated_at = now()
-     from locked
-     join unnest($1::int[], $2::numeric[]) as wanted(id, quantity) on wanted.id = locked.id
-    where s.id = locked.id and s.status = '在库' and s.available_quantity >= wanted.quantity
+     from wanted
+    where s.id = wanted.id and not exists (select 1 from short)
    returning s.id, s.sku, s.warehouse_location`,
 );
 
-/**
- * The taken rows when every line was taken; null (and nothing taken) when a concurrent request got there first.
- * On success the savepoint is simply left to the transaction's commit (releasing it would cost a round
- * trip while the rows are locked); on failure, rolling back to it undoes this attempt and releases its
- * row locks.
- */
-async function takeInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<ReservedStock['rows'] | null> {
+/** The taken rows as locked, or null when a concurrent request got one of them first (nothing taken). */
+async function takeAllInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<ReservedStock['rows'] | null> {
   const ids = lines.map((line) => line.stock_id);
   const quantities = lines.map((line) => line.quantity.toString());
-  const [, taken] = (await runStatements(tx, [
-    [SAVEPOINT, []],
-    [TAKE_IN_ID_ORDER, [ids, quantities]],
-  ])) as [unknown, Array<{ id: number; sku: string; warehouse_location: string }>];
-  if (taken.length === lines.length) return new Map(taken.map((row) => [row.id, { sku: row.sku, warehouseLocation: row.warehouse_location }]));
-  await runStatement(tx, ROLLBACK_TO_SAVEPOINT, []);
-  return null;
+  const taken = await runStatement(tx, TAKE_ALL_IN_ID_ORDER, [ids, quantities]);
+  if (taken.length !== lines.length) return null;
+  return new Map(taken.map((row) => [row.id, { sku: row.sku, warehouseLocation: row.warehouse_location }]));
 }
 
 function shortageError(shortages: Shortage[], materials: ReservedStock['materials']): AppError {
