@@ -1,47 +1,41 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { crc32, type DeflateRaw } from 'node:zlib';
 import { SheetWriter, type SheetColumn, type TextSink } from './sheet-writer.js';
-import { entryDeflater, type DeflatedPart } from './zip-stream.js';
+import { DeflateInput, type DeflatedPart } from './zip-stream.js';
 
 /** Text deflated into a temporary file as it comes (created at the first write), to be copied into a zip later. */
 class DeflatedFile implements TextSink {
   private readonly path = join(tmpdir(), `xlsx-sheet-${randomUUID()}.deflate`);
-  private deflate: DeflateRaw | null = null;
+  private input: DeflateInput | null = null;
   private written: Promise<void> | null = null;
-  private crc = 0;
-  private size = 0;
 
-  async write(text: string): Promise<void> {
-    const deflate = (this.deflate ??= this.open());
-    const bytes = Buffer.from(text, 'utf8');
-    this.crc = crc32(bytes, this.crc);
-    this.size += bytes.length;
-    if (!deflate.write(bytes)) await once(deflate, 'drain'); // rejects if the deflater or the file fails
+  write(text: string): Promise<void> | undefined {
+    return (this.input ??= this.open()).write(text);
   }
 
   async close(): Promise<DeflatedPart> {
-    this.deflate?.end();
+    const input = (this.input ??= this.open());
+    await input.end();
     await this.written;
-    return { crc: this.crc, size: this.size, chunks: () => createReadStream(this.path) };
+    return { crc: input.crc, size: input.size, chunks: () => createReadStream(this.path) };
   }
 
   async discard(): Promise<void> {
-    this.deflate?.destroy();
+    this.input?.deflate.destroy();
     await this.written?.catch(() => undefined);
     await rm(this.path, { force: true });
   }
 
-  private open(): DeflateRaw {
-    const deflate = entryDeflater();
-    this.written = pipeline(deflate, createWriteStream(this.path, { flags: 'wx', mode: 0o600 }));
+  private open(): DeflateInput {
+    const input = new DeflateInput();
+    // The pipeline destroys the deflater if the file fails, so a waiting write rejects.
+    this.written = pipeline(input.deflate, createWriteStream(this.path, { flags: 'wx', mode: 0o600 }));
     this.written.catch(() => undefined); // observed by close() and discard()
-    return deflate;
+    return input;
   }
 }
 

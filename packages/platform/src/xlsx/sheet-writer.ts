@@ -10,9 +10,9 @@ export interface SheetColumn<Row> {
   value: (row: Row) => unknown;
 }
 
-/** Where a sheet's XML goes (a zip entry, or a spool for later); a write may wait (back-pressure). */
+/** Where a sheet's XML goes (a zip entry, or a spool for later); a write answers a promise when the caller must wait. */
 export interface TextSink {
-  write(text: string): Promise<void>;
+  write(text: string): Promise<void> | undefined;
 }
 
 /** Rows read before the columns are sized; the widths precede the first row in the file. */
@@ -21,9 +21,6 @@ const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
 const HEADER_PADDING = 4; // bold text plus the filter button
 const CELL_PADDING = 2;
-/** XML collected before it goes to the sink (a write waits only when the sink is full). */
-const CHUNK_CHARS = 64 * 1024;
-
 function fittedWidth(header: string, sample: readonly Cell[]): number {
   const widest = sample.reduce((max, cell) => Math.max(max, cellWidth(cell) + CELL_PADDING), displayWidth(header) + HEADER_PADDING);
   return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest));
@@ -31,12 +28,11 @@ function fittedWidth(header: string, sample: readonly Cell[]): number {
 
 /**
  * One worksheet's XML, row by row: the first rows are held until they have sized the columns, then
- * everything streams to the sink in chunks. finish() closes the sheet with its filter range.
+ * every row goes to the sink as it comes. finish() closes the sheet with its filter range.
  */
 export class SheetWriter<Row> {
   private readonly letters: string[];
   private sample: Cell[][] | null = [];
-  private pending = '';
   private rowCount = 0;
 
   constructor(
@@ -50,8 +46,10 @@ export class SheetWriter<Row> {
   async add(row: Row): Promise<void> {
     const cells = this.columns.map((column) => toCell(column.value(row), column.type));
     this.rowCount += 1;
-    if (!this.sample) await this.text(rowXml(this.rowCount + 1, cells, this.letters));
-    else if (this.sample.push(cells) === WIDTH_SAMPLE_ROWS) await this.open();
+    if (!this.sample) {
+      const full = this.sink.write(rowXml(this.rowCount + 1, cells, this.letters));
+      if (full) await full;
+    } else if (this.sample.push(cells) === WIDTH_SAMPLE_ROWS) await this.open();
   }
 
   /** Ends the sheet; answers the range its filter covers (header and data), null without columns. */
@@ -60,7 +58,6 @@ export class SheetWriter<Row> {
     // The filter spans header and data, so sorting and filtering in any program covers every row.
     const filterRange = this.letters.length > 0 ? `A1:${this.letters.at(-1)}${this.rowCount + 1}` : null;
     await this.text(sheetEndXml(filterRange));
-    await this.flush();
     return filterRange;
   }
 
@@ -73,14 +70,9 @@ export class SheetWriter<Row> {
     for (const [index, cells] of sample.entries()) await this.text(rowXml(index + 2, cells, this.letters));
   }
 
+  /** Row by row into the sink, which encodes as it goes; waits only when the sink is full. */
   private async text(xml: string): Promise<void> {
-    this.pending += xml;
-    if (this.pending.length >= CHUNK_CHARS) await this.flush();
-  }
-
-  private async flush(): Promise<void> {
-    const text = this.pending;
-    this.pending = '';
-    if (text) await this.sink.write(text);
+    const full = this.sink.write(xml);
+    if (full) await full;
   }
 }

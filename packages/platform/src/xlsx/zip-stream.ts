@@ -22,12 +22,64 @@ const DEFLATE_LEVEL = constants.Z_BEST_SPEED;
 const DEFLATE_INPUT_BYTES = 4 << 20;
 
 /** A raw deflater for zip entries; zlib streams take the stream options too (their types omit them). */
-export function entryDeflater(): DeflateRaw {
+function entryDeflater(): DeflateRaw {
   const options: ZlibOptions & { writableHighWaterMark: number } = { level: DEFLATE_LEVEL, writableHighWaterMark: DEFLATE_INPUT_BYTES };
   return createDeflateRaw(options);
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** Bytes of UTF-8 collected before they go to the deflater. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Text in, raw deflate out, with the CRC-32 and size a zip entry needs. The text is encoded straight
+ * into fixed-size chunks as it comes (a row at a time), never joined into large strings first:
+ * flattening and encoding those cost more than the deflating. A write waits while the deflater is full.
+ */
+export class DeflateInput {
+  readonly deflate = entryDeflater();
+  crc = 0;
+  size = 0;
+  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used = 0;
+
+  /** Adds text; answers a promise only when a full chunk was handed on (wait for it: back-pressure). */
+  write(text: string): Promise<void> | undefined {
+    const worstCase = text.length * 3; // UTF-8 bytes per UTF-16 unit, at most
+    if (worstCase <= this.chunk.length - this.used) {
+      this.used += this.chunk.write(text, this.used, 'utf8');
+      return undefined;
+    }
+    return this.handOn(text, worstCase);
+  }
+
+  private async handOn(text: string, worstCase: number): Promise<void> {
+    await this.push(this.take());
+    if (worstCase > this.chunk.length) await this.push(Buffer.from(text, 'utf8'));
+    else this.used = this.chunk.write(text, 0, 'utf8');
+  }
+
+  /** Hands on what is left and ends the deflater. */
+  async end(): Promise<void> {
+    await this.push(this.take());
+    this.deflate.end();
+  }
+
+  private take(): Buffer {
+    const full = this.chunk.subarray(0, this.used);
+    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES); // the deflater keeps the old one until it is done with it
+    this.used = 0;
+    return full;
+  }
+
+  private async push(bytes: Buffer): Promise<void> {
+    if (bytes.length === 0) return;
+    this.crc = crc32(bytes, this.crc);
+    this.size += bytes.length;
+    if (!this.deflate.write(bytes)) await once(this.deflate, 'drain'); // rejects if the deflater fails
+  }
+}
 
 /** An entry deflated elsewhere beforehand (raw deflate of `size` bytes with this CRC-32). */
 export interface DeflatedPart {
@@ -121,13 +173,11 @@ export class ZipStream {
   }
 }
 
-/** One file of the zip: text in, deflated by zlib, CRC and size counted for the data descriptor. */
+/** One file of the zip: text in, deflated by zlib (DeflateInput), streamed into the zip as it comes. */
 export class ZipEntry {
   private readonly file: ZipInputFile;
-  private readonly deflate: DeflateRaw;
+  private readonly input = new DeflateInput();
   private readonly ended: Promise<void>;
-  private crc = 0;
-  private size = 0;
 
   constructor(
     zip: Zip,
@@ -136,14 +186,14 @@ export class ZipEntry {
   ) {
     this.file = { filename: name, size: 0, crc: 0, compression: 8 };
     zip.add(this.file);
-    this.deflate = entryDeflater();
-    this.deflate.on('data', (chunk: Uint8Array<ArrayBuffer>) => this.file.ondata!(null, chunk, false));
+    const { deflate } = this.input;
+    deflate.on('data', (chunk: Uint8Array<ArrayBuffer>) => this.file.ondata!(null, chunk, false));
     this.ended = new Promise((resolve, reject) => {
-      this.deflate.on('error', reject);
-      this.deflate.on('end', () => {
+      deflate.on('error', reject);
+      deflate.on('end', () => {
         // fflate writes these into the data descriptor and the central directory.
-        this.file.size = this.size;
-        this.file.crc = this.crc;
+        this.file.size = this.input.size;
+        this.file.crc = this.input.crc;
         this.file.ondata!(null, EMPTY, true);
         resolve();
       });
@@ -151,22 +201,19 @@ export class ZipEntry {
     this.ended.catch(() => undefined); // observed by close()
   }
 
-  async write(text: string): Promise<void> {
-    const bytes = Buffer.from(text, 'utf8');
-    this.crc = crc32(bytes, this.crc);
-    this.size += bytes.length;
-    if (!this.deflate.write(bytes)) await once(this.deflate, 'drain'); // rejects if the deflater fails
-    await this.outputReady();
+  /** Adds text; answers a promise only when the caller must wait (the deflater or the output is full). */
+  write(text: string): Promise<void> | undefined {
+    return this.input.write(text)?.then(this.outputReady);
   }
 
   async close(): Promise<void> {
-    this.deflate.end();
+    await this.input.end();
     await this.ended;
     await this.outputReady();
   }
 
   /** Frees the deflater of an entry that will not be finished. */
   destroy(): void {
-    this.deflate.destroy();
+    this.input.deflate.destroy();
   }
 }
