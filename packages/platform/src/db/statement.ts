@@ -61,12 +61,14 @@ export function isPgClient(client: unknown): client is PgLike {
 }
 
 /** Runs the statement on q (inside its transaction when q is one). */
-export async function runStatement<Row>(q: Queryable, st: Statement<Row>, values: unknown[]): Promise<Row[]> {
+export async function runStatement<Row>(q: Queryable, st: Statement<Row>, values: readonly unknown[]): Promise<Row[]> {
   const [rows] = await runStatements(q, [[st, values]]);
   return rows as Row[];
 }
 
-type Batch = ReadonlyArray<readonly [Statement<unknown>, unknown[]]>;
+/** A statement with its values, one item of a batch. */
+export type BatchItem = readonly [Statement<unknown>, readonly unknown[]];
+type Batch = readonly BatchItem[];
 
 /**
  * Runs statements one after the other and answers their rows in order: on PostgreSQL one round trip
@@ -77,7 +79,7 @@ export async function runStatements(q: Queryable, batch: Batch): Promise<unknown
   if (!isPgClient(client)) return runOnPglite(client as PgliteLike, batch);
   const answers: unknown[][] = [];
   for (const [st, values] of batch) {
-    const result = await client.query({ name: st.name, text: st.text, values, types: PG_TYPES });
+    const result = await client.query({ name: st.name, text: st.text, values: [...values], types: PG_TYPES });
     answers.push(result.rows);
   }
   return answers;

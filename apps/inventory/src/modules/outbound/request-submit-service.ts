@@ -1,7 +1,7 @@
-import { runStatement, statement, tableColumns, toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
+import { statement, tableColumns, toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
 import { OUTBOUND_STATUS, outboundRequests, type OutboundRequestRow, type OutboundType } from '../../db/schema/index.js';
 import { companyForRecord } from '../identity/company-rules.js';
-import { reserveStock, type RequestedItem, type ReservedStock } from '../reservation/index.js';
+import { planReservation, takeReservation, type RequestedItem, type ReservedStock } from '../reservation/index.js';
 import { toRequestView } from './request-mapper.js';
 import type { OutboundRequestView, SubmitRequestBody } from './schemas.js';
 
@@ -22,18 +22,23 @@ export interface NewOutboundRequest {
  * by the return-with-reissue flow, inside the caller's transaction.
  */
 export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboundRequest): Promise<{ row: OutboundRequestRow; reserved: ReservedStock }> {
-  const reserved = await reserveStock(tx, input.companyName, input.items);
-  const [created] = await runStatement(tx, INSERT_REQUEST, [
-    input.applicantId,
-    input.companyName,
-    input.outboundType,
-    input.status ?? OUTBOUND_STATUS.pending,
-    JSON.stringify(reserved.lines),
-    input.remark?.trim() || null,
-    input.sourceReturnId ?? null,
-    now.toISOString(),
-  ]);
-  return { row: requestColumns.map(created!), reserved };
+  const plan = await planReservation(tx, input.companyName, input.items);
+  // the request is written just before the rows are taken: they stay locked from the take to the commit
+  const insert = [
+    INSERT_REQUEST,
+    [
+      input.applicantId,
+      input.companyName,
+      input.outboundType,
+      input.status ?? OUTBOUND_STATUS.pending,
+      JSON.stringify(plan.lines),
+      input.remark?.trim() || null,
+      input.sourceReturnId ?? null,
+      now.toISOString(),
+    ],
+  ] as const;
+  const reserved = await takeReservation(tx, plan, insert);
+  return { row: requestColumns.map(reserved.before[0]!), reserved };
 }
 
 const requestColumns = tableColumns(outboundRequests, 'r');

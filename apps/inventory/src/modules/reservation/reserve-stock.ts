@@ -1,4 +1,4 @@
-import { AppError, RetryTransaction, runStatement, statement, toQuantityOrZero, type Tx } from '@wms/platform';
+import { AppError, RetryTransaction, runStatement, runStatements, statement, toQuantityOrZero, type BatchItem, type Statement, type Tx } from '@wms/platform';
 import type { StockKind } from '../../db/schema/stock.js';
 import {
   allocateLargestFirst,
@@ -33,20 +33,51 @@ export interface ReservedStock {
  * ends. (On PGlite transactions run one at a time, so the take never loses.)
  */
 export async function reserveStock(tx: Tx, company: string, items: readonly RequestedItem[]): Promise<ReservedStock> {
+  return takeReservation(tx, await planReservation(tx, company, items));
+}
+
+/** The allocation, decided and not yet taken: what a request will hold once takeReservation succeeds. */
+export interface ReservationPlan {
+  lines: ReservationLine[];
+  allocated: AllocatedLine[];
+  materials: ReservedStock['materials'];
+}
+
+/** Reads and allocates (404 for an unknown material, 400 STOCK_SHORTAGE); locks nothing, writes nothing. */
+export async function planReservation(tx: Tx, company: string, items: readonly RequestedItem[]): Promise<ReservationPlan> {
   const needs = mergeByMaterial(items);
   const { materials, candidates } = await readMaterialsAndCandidates(tx, company, needs.map((need) => need.base_id));
-  const { lines, shortages } = allocateLargestFirst(needs, candidates);
+  const { lines: allocated, shortages } = allocateLargestFirst(needs, candidates);
   if (shortages.length > 0) throw shortageError(shortages, materials);
-  const taken = await takeAllInIdOrder(tx, lines);
-  if (!taken) throw new RetryTransaction('a reserved row was taken by a concurrent request');
-  const reserved = lines.map((line) => ({
+  const lines = allocated.map((line) => ({
     base_id: line.base_id,
     quantity: line.quantity.toString(),
     stock_id: line.stock_id,
     source_table: line.source_table,
     reserved: true,
   }));
-  return { lines: reserved, materials, rows: taken };
+  return { lines, allocated, materials };
+}
+
+/**
+ * Takes the planned lines off available_quantity, all or none; a row lost to a concurrent request
+ * starts the transaction over (RetryTransaction). The rows stay locked until the transaction ends, so a
+ * caller writes what it can before this step: `before` runs right ahead of the take, in the same call
+ * into the engine where it allows (PGlite), and its rows are answered too.
+ */
+export async function takeReservation<Before = never>(
+  tx: Tx,
+  plan: ReservationPlan,
+  before?: readonly [Statement<Before>, readonly unknown[]],
+): Promise<ReservedStock & { before: Before[] }> {
+  const ids = plan.allocated.map((line) => line.stock_id);
+  const quantities = plan.allocated.map((line) => line.quantity.toString());
+  const batch: BatchItem[] = [...(before ? [before] : []), [TAKE_ALL_IN_ID_ORDER, [ids, quantities]]];
+  const answers = await runStatements(tx, batch);
+  const taken = answers.at(-1) as Array<{ id: number; sku: string; warehouse_location: string }>;
+  if (taken.length !== ids.length) throw new RetryTransaction('a reserved row was taken by a concurrent request');
+  const rows = new Map(taken.map((row) => [row.id, { sku: row.sku, warehouseLocation: row.warehouse_location }]));
+  return { lines: plan.lines, materials: plan.materials, rows, before: (before ? answers[0] : []) as Before[] };
 }
 
 /**
@@ -111,15 +142,6 @@ const TAKE_ALL_IN_ID_ORDER = statement<{ id: number; sku: string; warehouse_loca
     where s.id = wanted.id and not exists (select 1 from short)
    returning s.id, s.sku, s.warehouse_location`,
 );
-
-/** The taken rows as locked, or null when a concurrent request got one of them first (nothing taken). */
-async function takeAllInIdOrder(tx: Tx, lines: readonly AllocatedLine[]): Promise<ReservedStock['rows'] | null> {
-  const ids = lines.map((line) => line.stock_id);
-  const quantities = lines.map((line) => line.quantity.toString());
-  const taken = await runStatement(tx, TAKE_ALL_IN_ID_ORDER, [ids, quantities]);
-  if (taken.length !== lines.length) return null;
-  return new Map(taken.map((row) => [row.id, { sku: row.sku, warehouseLocation: row.warehouse_location }]));
-}
 
 function shortageError(shortages: Shortage[], materials: ReservedStock['materials']): AppError {
   const described = shortages.map((shortage) => ({
