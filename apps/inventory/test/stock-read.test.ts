@@ -97,6 +97,13 @@ describe('stock rows: detail, list and scan', () => {
         ['10K', ['RD-BUY-0001', 'RD-FROZEN-0001']],
         ['A/02', ['RD-SEMI-0001']],
         ['%', []],
+        // two characters: looked up by their character pair, still case-insensitive substrings
+        ['ab', ['RD-FROZEN-0001']],
+        ['Rd', ['RD-BUY-0001', 'RD-FROZEN-0001', 'RD-PROD-0001', 'RD-SEMI-0001']],
+        ['片电', ['RD-BUY-0001', 'RD-FROZEN-0001']],
+        ['Z-', ['RD-PROD-0001']],
+        ['1_', []],
+        ['2', ['RD-BUY-0001', 'RD-PROD-0001', 'RD-SEMI-0001']],
       ];
       for (const [keyword, expected] of cases) {
         const response = await list(manager.token, `keyword=${encodeURIComponent(keyword)}`);

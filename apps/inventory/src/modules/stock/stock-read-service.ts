@@ -51,13 +51,25 @@ function pageWindow(total: number, offset: number, limit: number): { newestFirst
 function listConditions(ctx: UseCaseContext, query: StockListQuery): SQL | undefined {
   const keyword = query.keyword?.trim();
   const conditions: (SQL | undefined)[] = [companyOfRowCondition(ctx.scope(query.company), Boolean(keyword))];
-  if (keyword) conditions.push(keywordCondition(likePattern(keyword)));
+  if (keyword) conditions.push(keywordCondition(keyword));
   if (query.source_table) conditions.push(eq(stockRows.sourceTable, query.source_table));
   if (query.status) conditions.push(eq(stockRows.status, query.status));
   if (query.base_id) conditions.push(eq(stockRows.baseId, query.base_id));
   const location = normalizeLocation(query.warehouse_location);
   if (location) conditions.push(sql`${stockRows.warehouseLocation} LIKE ${`${escapeLike(location)}%`}`);
   return and(...conditions);
+}
+
+/** The indexed texts of migration keyword_bigrams, written exactly as there so the index serves them. */
+const STOCK_KEYWORD_TEXT = sql`text_bigrams(coalesce(${stockRows.sku}, '') || E'\\n' || coalesce(${stockRows.batchNumber}, '') || E'\\n' || coalesce(${stockRows.serialNumber}, '') || E'\\n' || coalesce(${stockRows.warehouseLocation}, ''))`;
+const MATERIAL_KEYWORD_TEXT = sql`text_bigrams(coalesce(${materials.name}, '') || E'\\n' || coalesce(${materials.specModel}, ''))`;
+
+/**
+ * A two-character keyword is looked up by its character pair (trigram indexes need three); longer ones
+ * go through the trigram indexes, a single character scans. The ILIKE beside it decides the match.
+ */
+function pairsCondition(keyword: string, indexedPairs: SQL): SQL | undefined {
+  return [...keyword].length === 2 ? sql`${indexedPairs} @> text_bigrams(${keyword})` : undefined;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -84,22 +96,26 @@ function companyOfRowCondition(scope: CompanyScope, rowsFromKeyword: boolean): S
  * materials)" rather than one OR across the join, so every column is searched through its trigram
  * index; the rows matched are exactly those of the OR.
  */
-function keywordCondition(pattern: string): SQL {
+function keywordCondition(keyword: string): SQL {
+  const pattern = likePattern(keyword);
   const byOwnColumns = qb
     .select({ id: stockRows.id })
     .from(stockRows)
     .where(
-      or(
-        ilike(stockRows.sku, pattern),
-        ilike(stockRows.batchNumber, pattern),
-        ilike(stockRows.serialNumber, pattern),
-        ilike(stockRows.warehouseLocation, pattern),
+      and(
+        pairsCondition(keyword, STOCK_KEYWORD_TEXT),
+        or(
+          ilike(stockRows.sku, pattern),
+          ilike(stockRows.batchNumber, pattern),
+          ilike(stockRows.serialNumber, pattern),
+          ilike(stockRows.warehouseLocation, pattern),
+        ),
       ),
     );
   const matchingMaterials = qb
     .select({ id: materials.id })
     .from(materials)
-    .where(or(ilike(materials.name, pattern), ilike(materials.specModel, pattern)));
+    .where(and(pairsCondition(keyword, MATERIAL_KEYWORD_TEXT), or(ilike(materials.name, pattern), ilike(materials.specModel, pattern))));
   const byMaterial = qb.select({ id: stockRows.id }).from(stockRows).where(inArray(stockRows.baseId, matchingMaterials));
   return inArray(stockRows.id, byOwnColumns.unionAll(byMaterial));
 }
