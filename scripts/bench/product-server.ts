@@ -75,7 +75,8 @@ function childEnvironment(env: ServerEnvironment, port: number, meterDir: string
     HOST: '127.0.0.1',
     INVENTORY_PORT: String(port),
     DATA_DIR: meterDir,
-    ...(workers ? { INVENTORY_WORKERS: workers } : {}),
+    // several workers share the 5-second lock and the credential counters through Redis (decisions, Platform 19)
+    ...(workers && Number(workers) > 1 ? { INVENTORY_WORKERS: workers, REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
     NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${PRELOAD}`].filter(Boolean).join(' '),
     BENCH_METER_DIR: meterDir,
     BENCH_METER_ENTRY: SERVER_ENTRY,
