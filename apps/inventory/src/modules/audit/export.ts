@@ -5,7 +5,7 @@ import { ACTION_LABELS, AUDIT_ACTIONS } from './actions.js';
 import { auditFilterOf, describeFilter } from './filters.js';
 import { fieldLabel, isHiddenField } from './labels.js';
 import type { AuditLookups } from './lookups.js';
-import { auditBatches, planExport, type ExportPlan } from './record-batches.js';
+import { auditEntries, planExport, type ExportPlan } from './record-batches.js';
 import type { AuditRecord } from './records.js';
 import { CREDENTIAL_PLACEHOLDER } from './sanitise.js';
 import type { AuditFilterQuery, AuditLogView } from './schemas.js';
@@ -55,7 +55,7 @@ const CHANGE_COLUMNS: SheetColumn<ChangeRow>[] = [
 
 /** The views of the planned records, newest first, streamed batch by batch. */
 export async function* planViews(ctx: UseCaseContext, where: SQL | undefined, plan: ExportPlan): AsyncGenerator<AuditLogView> {
-  for await (const page of auditBatches(ctx, where, plan)) for (const entry of page.entries) yield entry.view;
+  for await (const entry of auditEntries(ctx, where, plan)) yield entry.view;
 }
 
 /** One row per visible changed field of an update (the changes of other records are not listed). */
@@ -79,11 +79,9 @@ function changeRowsOf(record: AuditRecord, view: AuditLogView, lookups: AuditLoo
  * the way: one read of the records fills both sheets.
  */
 async function* viewsFeedingChanges(ctx: UseCaseContext, where: SQL | undefined, plan: ExportPlan, changes: SpooledSheet<ChangeRow>): AsyncGenerator<AuditLogView> {
-  for await (const page of auditBatches(ctx, where, plan)) {
-    for (const { record, view } of page.entries) {
-      for (const row of changeRowsOf(record, view, page.lookups)) await changes.add(row);
-      yield view;
-    }
+  for await (const { record, view, lookups } of auditEntries(ctx, where, plan)) {
+    for (const row of changeRowsOf(record, view, lookups)) await changes.add(row);
+    yield view;
   }
 }
 

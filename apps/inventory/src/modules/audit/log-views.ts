@@ -50,8 +50,13 @@ export function toAuditLogView(record: AuditRecord, lookups: AuditLookups): Audi
   };
 }
 
+export interface AuditPageEntry {
+  record: AuditRecord;
+  view: AuditLogView;
+}
+
 export interface AuditPage {
-  entries: Array<{ record: AuditRecord; view: AuditLogView }>;
+  entries: AuditPageEntry[];
   lookups: AuditLookups;
 }
 

@@ -3,11 +3,17 @@ import { and, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
 import { normaliseAction } from './actions.js';
-import { auditPageOf, type AuditPage } from './log-views.js';
+import { auditPageOf, type AuditPage, type AuditPageEntry } from './log-views.js';
+import type { AuditLookups } from './lookups.js';
 import { NEWEST_FIRST } from './list-service.js';
 
 /** Rows read (and looked up) per database round trip of an export. */
 export const EXPORT_BATCH_SIZE = 1000;
+/**
+ * Records an export writes per turn of the event loop (a few milliseconds of work): the requests
+ * served beside it (scans) wait at most about that long for it.
+ */
+const ROWS_PER_TURN = 250;
 
 /**
  * What an export covers, fixed before the first row is written: the counts per action, and the id
@@ -71,8 +77,7 @@ async function readBatch(ctx: UseCaseContext, where: SQL | undefined, fromId: nu
 /**
  * The planned records newest first, a batch at a time (keyset on id: every batch is one indexed
  * range read, however deep the export is), each batch with its views and one lookup. The next batch
- * is already being read while the caller writes this one, so the database and the writer overlap;
- * each batch starts on a new turn of the event loop.
+ * is already being read while the caller writes this one, so the database and the writer overlap.
  */
 export async function* auditBatches(ctx: UseCaseContext, where: SQL | undefined, plan: ExportPlan): AsyncGenerator<AuditPage> {
   if (!plan.range) return;
@@ -84,9 +89,24 @@ export async function* auditBatches(ctx: UseCaseContext, where: SQL | undefined,
     next = batch.full ? readBatch(ctx, where, fromId, batch.lastId) : null;
     // A read that fails while this batch is written must not go unhandled; the loop awaits it next.
     next?.catch(() => undefined);
-    // The next batch may be read already: without this turn an export would hold the event loop
-    // (and the requests served beside it) for as long as the database keeps ahead of the writer.
-    await nextTurn();
     yield batch.page;
+  }
+}
+
+/**
+ * The planned records one by one (with their batch's lookups), giving the event loop a turn every
+ * ROWS_PER_TURN records: the next batch is often read already, and without these turns an
+ * export would hold the event loop (and the requests served beside it) for whole batches.
+ */
+export async function* auditEntries(ctx: UseCaseContext, where: SQL | undefined, plan: ExportPlan): AsyncGenerator<AuditPageEntry & { lookups: AuditLookups }> {
+  let sinceTurn = 0;
+  for await (const page of auditBatches(ctx, where, plan)) {
+    for (const entry of page.entries) {
+      if (++sinceTurn === ROWS_PER_TURN) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+      yield { ...entry, lookups: page.lookups };
+    }
   }
 }
