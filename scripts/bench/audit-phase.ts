@@ -68,13 +68,13 @@ export async function seedAuditRecords(product: Pick<Product, 'sql'>, rows = AUD
  * read from /proc: cheap enough to sample every 20 ms. Null where /proc is not there.
  */
 function serviceRss(pids: readonly number[]): number | null {
-  let total = 0;
+  let total: number | null = null;
   for (const pid of pids) {
     try {
       const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      total += Number(kb ?? 0) * 1024;
+      total = (total ?? 0) + Number(kb ?? 0) * 1024;
     } catch {
-      return null;
+      // ended meanwhile (a short-lived helper process of the tree): not the service
     }
   }
   return total;
