@@ -24,9 +24,11 @@ const MS_PER_DAY = 86_400_000;
 /* eslint-disable no-control-regex -- matching the control characters is the point */
 const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 const ESCAPED = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const EDGE_SPACE = /^\s|\s$/;
+/** Text that needs escaping or an xml:space attribute (NEEDS_ESCAPE or EDGE_SPACE), tested once. */
+const NEEDS_CARE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|^\s|\s$/;
 /* eslint-enable no-control-regex */
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const EDGE_SPACE = /^\s|\s$/;
 
 export function escapeXml(text: string): string {
   return NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, (character) => ENTITY[character] ?? '') : text;
@@ -42,6 +44,7 @@ export function columnLetters(index: number): string {
 const serialDay = (wallClock: Date) => EXCEL_EPOCH_DAYS + wallClock.getTime() / MS_PER_DAY;
 
 function inlineText(ref: string, style: number, text: string): string {
+  if (!NEEDS_CARE.test(text)) return `<c r="${ref}" s="${style}" t="inlineStr"><is><t>${text}</t></is></c>`; // most cells: one test
   const space = EDGE_SPACE.test(text) ? ' xml:space="preserve"' : ''; // spreadsheet programs trim otherwise
   return `<c r="${ref}" s="${style}" t="inlineStr"><is><t${space}>${escapeXml(text)}</t></is></c>`;
 }
