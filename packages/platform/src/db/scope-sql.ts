@@ -8,6 +8,14 @@ export function companyCondition(scope: CompanyScope, column: AnyColumn | SQL): 
   return eq(column as AnyColumn, scope.company);
 }
 
+/**
+ * Case-insensitive substring match of a keyword (what ILIKE '%keyword%' matches), written
+ * lower(column) LIKE lower(pattern) so a trigram index on lower(column) serves it.
+ */
+export function containsIgnoringCase(column: AnyColumn | SQL, keyword: string): SQL {
+  return sql`lower(${column}) like lower(${likePattern(keyword)})`;
+}
+
 /** Escapes LIKE wildcards so a keyword is matched literally. */
 export function likePattern(keyword: string): string {
   return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Material master record; `id` is the spec's base_id. The company of a stock row is its material's. */
@@ -23,10 +24,12 @@ export const materials = pgTable(
   },
   (t) => [
     index('materials_company_category_idx').on(t.companyName, t.category),
-    // The material list and the stock list search these with a case-insensitive substring (ILIKE '%…%').
-    index('materials_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
-    index('materials_spec_model_trgm_idx').using('gin', t.specModel.op('gin_trgm_ops')),
-    index('materials_category_trgm_idx').using('gin', t.category.op('gin_trgm_ops')),
+    // The material list and the stock list search these with a case-insensitive substring, written
+    // lower(column) LIKE lower('%…%'): on lower() the trigram index serves only that, never an equality
+    // lookup of the column (which it would win on cost and lose on time to the btree).
+    index('materials_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    index('materials_spec_model_trgm_idx').using('gin', sql`lower(${t.specModel}) gin_trgm_ops`),
+    index('materials_category_trgm_idx').using('gin', sql`lower(${t.category}) gin_trgm_ops`),
   ],
 );
 

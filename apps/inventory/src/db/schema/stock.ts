@@ -50,12 +50,13 @@ export const stockRows = pgTable(
     check('stock_rows_product_has_no_batch', sql`${t.sourceTable} <> 'stock_product' OR ${t.batchNumber} IS NULL`),
     check('stock_rows_bom_version_only_on_products', sql`${t.sourceTable} = 'stock_product' OR ${t.bomVersionId} IS NULL`),
     index('stock_rows_bom_version_idx').on(t.bomVersionId),
-    // The stock list: keyword is a case-insensitive substring (ILIKE '%…%', served by trigrams),
+    // The stock list: keyword is a case-insensitive substring (lower(column) LIKE lower('%…%'), served by
+    // trigrams of lower(column), so a scan's sku = … keeps the unique btree),
     // warehouse_location a prefix (LIKE '…%', served by the pattern-ops btree whatever the collation).
-    index('stock_rows_sku_trgm_idx').using('gin', t.sku.op('gin_trgm_ops')),
-    index('stock_rows_batch_trgm_idx').using('gin', t.batchNumber.op('gin_trgm_ops')),
-    index('stock_rows_serial_trgm_idx').using('gin', t.serialNumber.op('gin_trgm_ops')),
-    index('stock_rows_location_trgm_idx').using('gin', t.warehouseLocation.op('gin_trgm_ops')),
+    index('stock_rows_sku_trgm_idx').using('gin', sql`lower(${t.sku}) gin_trgm_ops`),
+    index('stock_rows_batch_trgm_idx').using('gin', sql`lower(${t.batchNumber}) gin_trgm_ops`),
+    index('stock_rows_serial_trgm_idx').using('gin', sql`lower(${t.serialNumber}) gin_trgm_ops`),
+    index('stock_rows_location_trgm_idx').using('gin', sql`lower(${t.warehouseLocation}) gin_trgm_ops`),
     index('stock_rows_location_prefix_idx').on(t.warehouseLocation.op('text_pattern_ops')),
   ],
 );

@@ -1,5 +1,5 @@
-import { and, eq, ilike, like, or, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, type CompanyScope } from '@wms/platform';
+import { and, eq, like, or, type SQL } from 'drizzle-orm';
+import { companyCondition, containsIgnoringCase, type CompanyScope } from '@wms/platform';
 import { materials } from '../../db/schema/index.js';
 import { normaliseCategory } from './category-path.js';
 import type { MaterialFilter } from './schemas.js';
@@ -18,8 +18,9 @@ export function materialWhere(scope: CompanyScope, filter: MaterialFilter): SQL 
   const conditions: (SQL | undefined)[] = [companyCondition(scope, materials.companyName)];
   const keyword = filter.keyword?.trim();
   if (keyword) {
-    const pattern = likePattern(keyword);
-    conditions.push(or(ilike(materials.name, pattern), ilike(materials.specModel, pattern), ilike(materials.category, pattern)));
+    conditions.push(
+      or(containsIgnoringCase(materials.name, keyword), containsIgnoringCase(materials.specModel, keyword), containsIgnoringCase(materials.category, keyword)),
+    );
   }
   const category = filter.category ? normaliseCategory(filter.category) : '';
   if (category) {

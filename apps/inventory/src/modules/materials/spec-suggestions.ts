@@ -1,5 +1,5 @@
-import { and, asc, count, desc, ilike, ne, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, type UseCaseContext } from '@wms/platform';
+import { and, asc, count, desc, ne, type SQL } from 'drizzle-orm';
+import { companyCondition, containsIgnoringCase, type UseCaseContext } from '@wms/platform';
 import { materials } from '../../db/schema/index.js';
 import { SpecSuggestionCache, specSuggestionCache } from './spec-suggestion-cache.js';
 import type { SpecSuggestionQuery } from './schemas.js';
@@ -19,8 +19,8 @@ export async function suggestSpecModels(ctx: UseCaseContext, query: SpecSuggesti
   const generation = specSuggestionCache.generation;
 
   const conditions: (SQL | undefined)[] = [companyCondition(scope, materials.companyName), ne(materials.specModel, '')];
-  if (wanted.keyword) conditions.push(ilike(materials.specModel, likePattern(wanted.keyword)));
-  if (wanted.name) conditions.push(ilike(materials.name, likePattern(wanted.name)));
+  if (wanted.keyword) conditions.push(containsIgnoringCase(materials.specModel, wanted.keyword));
+  if (wanted.name) conditions.push(containsIgnoringCase(materials.name, wanted.name));
   const values = await ctx.read(async (q) => {
     const scanned = q
       .select({ specModel: materials.specModel })

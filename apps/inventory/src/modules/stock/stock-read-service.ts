@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { companyCondition, likePattern, pageOf, pagingOf, type CompanyScope, type Page, type UseCaseContext } from '@wms/platform';
+import { companyCondition, containsIgnoringCase, pageOf, pagingOf, type CompanyScope, type Page, type UseCaseContext } from '@wms/platform';
 import { materials, stockRows, type StockKind } from '../../db/schema/index.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
@@ -97,7 +97,6 @@ function companyOfRowCondition(scope: CompanyScope, rowsFromKeyword: boolean): S
  * index; the rows matched are exactly those of the OR.
  */
 function keywordCondition(keyword: string): SQL {
-  const pattern = likePattern(keyword);
   const byOwnColumns = qb
     .select({ id: stockRows.id })
     .from(stockRows)
@@ -105,17 +104,17 @@ function keywordCondition(keyword: string): SQL {
       and(
         pairsCondition(keyword, STOCK_KEYWORD_TEXT),
         or(
-          ilike(stockRows.sku, pattern),
-          ilike(stockRows.batchNumber, pattern),
-          ilike(stockRows.serialNumber, pattern),
-          ilike(stockRows.warehouseLocation, pattern),
+          containsIgnoringCase(stockRows.sku, keyword),
+          containsIgnoringCase(stockRows.batchNumber, keyword),
+          containsIgnoringCase(stockRows.serialNumber, keyword),
+          containsIgnoringCase(stockRows.warehouseLocation, keyword),
         ),
       ),
     );
   const matchingMaterials = qb
     .select({ id: materials.id })
     .from(materials)
-    .where(and(pairsCondition(keyword, MATERIAL_KEYWORD_TEXT), or(ilike(materials.name, pattern), ilike(materials.specModel, pattern))));
+    .where(and(pairsCondition(keyword, MATERIAL_KEYWORD_TEXT), or(containsIgnoringCase(materials.name, keyword), containsIgnoringCase(materials.specModel, keyword))));
   const byMaterial = qb.select({ id: stockRows.id }).from(stockRows).where(inArray(stockRows.baseId, matchingMaterials));
   return inArray(stockRows.id, byOwnColumns.unionAll(byMaterial));
 }
