@@ -9,7 +9,7 @@ import type { StockRowView } from '../stock/schemas.js';
  * Only an outbound request whose reservation is open (status 0 or 1) adds back; any other request,
  * or none, sees the live figure.
  */
-export function addBackFor(request: OutboundRequestRow | null, stockId: number): Decimal {
+export function addBackFor(request: Pick<OutboundRequestRow, 'bizType' | 'status' | 'itemsJson'> | null, stockId: number): Decimal {
   if (!request || request.bizType !== 'outbound' || !OPEN_STATUSES.includes(request.status)) return new Decimal(0);
   return reservedOnRow(request.itemsJson, stockId);
 }

@@ -1,20 +1,20 @@
 import { runStatement, statement, tableColumns, type Queryable } from '@wms/platform';
-import { outboundRequests, stockRows, type OutboundRequestRow } from '../../db/schema/index.js';
+import { stockRows, type OutboundRequestRow } from '../../db/schema/index.js';
 import { ACTOR_VERSION_SQL } from '../identity/actor-loader.js';
 import type { StockRowWithMaterial } from '../stock/stock-rows.js';
 
-const requestColumns = tableColumns(outboundRequests, 'r', 'r_');
 const rowColumns = tableColumns(stockRows, 's', 's_');
 
 /**
  * GET /outbound/scan in one round trip: the caller's account version (so a cached actor is confirmed
- * here), the request named (any company: the use case applies the scope), and the row of the barcode
- * with its material. Built once, prepared once per connection.
+ * here), what the scan needs of the request named (any company: the use case applies the scope), and the
+ * row of the barcode with its material. Built once, prepared once per connection.
  */
 const SCAN = statement<Record<string, unknown> & { actor_version: string | null; request_found: boolean; row_found: boolean }>(
   'outbound_scan',
   `select (select version from (${ACTOR_VERSION_SQL}) as actor) as actor_version,
-          r.id is not null as request_found, ${requestColumns.select},
+          r.id is not null as request_found, r.company_name as request_company, r.biz_type as request_biz_type,
+          r.status as request_status, r.items_json as request_items,
           s.id is not null as row_found, ${rowColumns.select},
           m.name as "m_materialName", m.spec_model as "m_specModel", m.category as "m_category", m.unit as "m_unit",
           m.company_name as "m_companyName", m.reference_price as "m_referencePrice"
@@ -23,9 +23,12 @@ const SCAN = statement<Record<string, unknown> & { actor_version: string | null;
      left join (stock_rows s join materials m on m.id = s.base_id) on s.sku = $2::text`,
 );
 
+/** What the scan needs of the request: its company (scope) and what the add-back reads. */
+export type ScanRequest = Pick<OutboundRequestRow, 'companyName' | 'bizType' | 'status' | 'itemsJson'>;
+
 export interface ScanLookup {
   actorVersion: string | null;
-  request: OutboundRequestRow | null;
+  request: ScanRequest | null;
   row: StockRowWithMaterial | null;
 }
 
@@ -34,8 +37,17 @@ export async function lookUpScan(q: Queryable, userId: number, barcode: string, 
   if (!found) return { actorVersion: null, request: null, row: null };
   return {
     actorVersion: found.actor_version,
-    request: found.request_found ? requestColumns.map(found) : null,
+    request: found.request_found ? requestOf(found) : null,
     row: found.row_found ? { ...rowColumns.map(found), ...materialOf(found) } : null,
+  };
+}
+
+function requestOf(found: Record<string, unknown>): ScanRequest {
+  return {
+    companyName: found.request_company as string,
+    bizType: found.request_biz_type as string,
+    status: found.request_status as ScanRequest['status'],
+    itemsJson: found.request_items as ScanRequest['itemsJson'],
   };
 }
 
