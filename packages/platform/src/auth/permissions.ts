@@ -41,9 +41,18 @@ export function expandGrants(grants: Iterable<string>, derived: DerivedGrants): 
 
 export function hasPermission(holder: PermissionHolder, required: string): boolean {
   if (holder.role === SUPER_ADMIN) return true;
-  for (const grant of holder.grants) if (grantSatisfies(grant, required)) return true;
-  return false;
+  // a holder's grants never change (an actor is rebuilt when its account changes): answers are kept per holder
+  let answers = answered.get(holder);
+  if (!answers) answered.set(holder, (answers = new Map()));
+  let answer = answers.get(required);
+  if (answer === undefined) {
+    answer = [...holder.grants].some((grant) => grantSatisfies(grant, required));
+    answers.set(required, answer);
+  }
+  return answer;
 }
+
+const answered = new WeakMap<PermissionHolder, Map<string, boolean>>();
 
 export function hasAnyPermission(holder: PermissionHolder, required: readonly string[]): boolean {
   return required.some((code) => hasPermission(holder, code));

@@ -18,7 +18,7 @@ export function addBackFor(request: Pick<OutboundRequestRow, 'bizType' | 'status
 export function withAddBack<T extends StockRowView>(view: T, live: string, addBack: Decimal) {
   return {
     ...view,
-    available_quantity: toQuantityOrZero(addBack.plus(live).toString()),
+    available_quantity: toQuantityOrZero(addBack.isZero() ? live : addBack.plus(live).toString()),
     live_available_quantity: toQuantityOrZero(live),
     reserved_by_request: toQuantityOrZero(addBack.toString()),
     reservation_applied: addBack.greaterThan(0),
