@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'data/**', '**/migrations/**', 'coverage/**', '**/dist/**', 'web/**'] },
+  { ignores: ['**/node_modules/**', 'data/**', '.bench/**', '.ci-results/**', '**/migrations/**', 'coverage/**', '**/dist/**', 'web/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
