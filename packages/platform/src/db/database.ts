@@ -99,24 +99,19 @@ function auditSettingsSql(audit: AuditContext): string {
 }
 
 /**
- * PGlite: BEGIN, the audit settings and the actor probe in one simple query, like on PostgreSQL. The
- * transaction is opened by hand (not PGlite's transaction(), which spends a call on BEGIN alone): the
- * database's mutex already keeps every other statement out until COMMIT or ROLLBACK.
+ * PGlite: the audit settings and the actor probe in one simple statement right after PGlite's own BEGIN.
+ * PGlite's transaction() is kept (not a hand-made BEGIN) because it also shuts every other caller of the
+ * instance out until COMMIT: work started from inside a transaction (a dispatcher woken by it) inherits
+ * the database mutex, and must not read the uncommitted rows.
  */
 async function pgliteTransaction<T>(client: PGlite, dialect: PgDialect, audit: AuditContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const tx = new PgliteTransaction(dialect, new PgliteSession(client, dialect, undefined, {}), undefined) as unknown as Tx;
-  try {
-    const [, settings] = await client.exec(`begin; ${auditSettingsSql(audit)}`);
+  return client.transaction(async (session) => {
+    sharePreparedStatements(session, client);
+    const tx = new PgliteTransaction(dialect, new PgliteSession(session, dialect, undefined, {}), undefined) as unknown as Tx;
+    const [settings] = await session.exec(auditSettingsSql(audit));
     audit.actorProbe?.confirm((settings?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
-    const result = await fn(tx);
-    const [committed] = await client.exec('commit');
-    // COMMIT of a transaction an earlier statement aborted answers ROLLBACK, not an error
-    if (committed?.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
-    return result;
-  } catch (err) {
-    await client.exec('rollback').catch(() => undefined);
-    throw err;
-  }
+    return fn(tx);
+  });
 }
 
 /**
