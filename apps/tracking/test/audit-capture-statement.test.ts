@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type AuditContext } from '@wms/platform';
-import { auditTriggerProblems } from '@wms/platform/testing';
+import { auditRecordsSince, auditTriggerProblems, lastAuditId, runAudited } from '@wms/platform/testing';
 import { buildTestTracking, type TestTracking } from './helpers.js';
 
 /**
@@ -26,24 +26,10 @@ const ACTOR: AuditContext = { actor: 'capture_eng', company: 'ALPHA', requestUrl
 describe('tracking audit capture per statement', () => {
   let t: TestTracking;
 
-  const run = (statements: SQL[], audit: AuditContext = ACTOR) =>
-    t.service.deps.database.transaction(audit, async (tx) => {
-      for (const statement of statements) await tx.execute(statement);
-    });
-
-  const lastId = async () => {
-    const [row] = await t.service.deps.database.read((q) => queryRows<{ id: string | null }>(q, sql`select max(id)::text as id from audit_logs`));
-    return Number(row?.id ?? 0);
-  };
-
-  const recordsSince = (since: number, table: string) =>
-    t.service.deps.database.read((q) =>
-      queryRows<AuditRow>(
-        q,
-        sql`select action, table_name, target_id, target_name, username, department, request_url, details
-              from audit_logs where id > ${since} and table_name = ${table} order by id`,
-      ),
-    );
+  const run = (statements: SQL[], audit: AuditContext = ACTOR) => runAudited(t.service.deps.database, statements, audit);
+  const lastId = () => lastAuditId(t.service.deps.database);
+  /** The records written after `since`, in the order they were written. */
+  const recordsSince = (since: number, table: string) => auditRecordsSince<AuditRow>(t.service.deps.database, since, table, 'department');
 
   beforeAll(async () => {
     t = await buildTestTracking();

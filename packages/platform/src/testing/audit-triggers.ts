@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { queryRows, type Database } from '../db/database.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type AuditContext, type Database } from '../db/database.js';
 
 /**
  * What is wrong with a database's audit triggers (decisions, Platform 8), as readable lines; none when
@@ -30,4 +30,28 @@ export async function auditTriggerProblems(database: Database): Promise<{ tables
     }
   }
   return { tables: tables.size, problems };
+}
+
+/** Runs the statements in one transaction with the given audit context, as a service's transaction would. */
+export function runAudited(database: Database, statements: readonly SQL[], audit: AuditContext): Promise<void> {
+  return database.transaction(audit, async (tx) => {
+    for (const statement of statements) await tx.execute(statement);
+  });
+}
+
+/** The id of the newest audit record (0 when none): the mark to read the next records from. */
+export async function lastAuditId(database: Database): Promise<number> {
+  const [row] = await database.read((q) => queryRows<{ id: string | null }>(q, sql`select max(id)::text as id from audit_logs`));
+  return Number(row?.id ?? 0);
+}
+
+/** The records of a table written after `since`, in the order they were written; `owner` is the service's company column. */
+export function auditRecordsSince<Row>(database: Database, since: number, table: string, owner: 'company_name' | 'department'): Promise<Row[]> {
+  return database.read((q) =>
+    queryRows<Row>(
+      q,
+      sql`select action, table_name, target_id, target_name, username, ${sql.identifier(owner)}, request_url, details
+            from audit_logs where id > ${since} and table_name = ${table} order by id`,
+    ),
+  );
 }
