@@ -58,6 +58,18 @@ describe('database engine', () => {
     expect(row!.a).toBe('5');
   });
 
+  it('never reports a transaction as done when a statement in it failed, even if the error was caught', async () => {
+    const { database } = t.service.deps;
+    const swallowed = database.transaction({ actor: 'test' }, async (tx) => {
+      await tx.execute(sql`insert into materials (name, category, company_name) values ('吞掉的错误', 'ALPHA/测试', 'ALPHA')`);
+      await tx.execute(sql`select 1 / 0`).catch(() => undefined);
+      return 'done';
+    });
+    await expect(swallowed).rejects.toThrow();
+    const found = await database.read((q) => queryRows(q, sql`select 1 from materials where name = '吞掉的错误'`));
+    expect(found).toEqual([]);
+  });
+
   it('puts the audit trigger on every business table', async () => {
     const technical = new Set(['audit_logs', 'counter', 'notification_outbox', 'mail_outbox', 'scan_drafts', 'idempotency_keys', 'role_versions']);
     const result = await t.service.deps.database.read((q) =>

@@ -127,7 +127,9 @@ async function pgTransaction<T>(pool: pg.Pool, dialect: PgDialect, audit: AuditC
     const opened = (await client.query(`begin; ${auditSettingsSql(audit)}`)) as unknown as pg.QueryResult[];
     audit.actorProbe?.confirm((opened[1]?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
     const result = await fn(tx);
-    await client.query('commit');
+    const committed = await client.query('commit');
+    // COMMIT of a transaction an earlier statement aborted answers ROLLBACK, not an error (as on PGlite)
+    if (committed.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
     return result;
   } catch (err) {
     await client.query('rollback').catch((rollbackFailed: Error) => (broken = rollbackFailed));
