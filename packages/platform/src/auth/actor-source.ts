@@ -1,3 +1,5 @@
+import type { Queryable } from '../db/database.js';
+import { runStatement, statement, type Statement } from '../db/statement.js';
 import type { Actor } from './actor.js';
 
 /** An actor as loaded, with the version of the account it was loaded at. */
@@ -63,4 +65,14 @@ export class ActorCache {
   forget(userId: number): void {
     this.entries.delete(userId);
   }
+}
+
+const versionStatements = new Map<string, Statement<{ version: string }>>();
+
+/** The account's version now (one prepared primary-key read of the service's version SQL); null when gone or inactive. */
+export async function readActorVersion(q: Queryable, versionQuery: string, userId: number): Promise<string | null> {
+  let versionOf = versionStatements.get(versionQuery);
+  if (!versionOf) versionStatements.set(versionQuery, (versionOf = statement('actor_version', versionQuery)));
+  const [row] = await runStatement(q, versionOf, [userId]);
+  return row?.version ?? null;
 }

@@ -1,11 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { companyScopeOf } from '../auth/actor.js';
-import { confirmActorVersion } from '../auth/actor-source.js';
+import { confirmActorVersion, readActorVersion } from '../auth/actor-source.js';
 import type { CompanyScope } from '../auth/company-scope.js';
 import { RetryTransaction, type ActorVersionProbe, type Database, type Queryable, type Tx } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { runStatement, statement } from '../db/statement.js';
 import type { ActorConfirmation } from './guards.js';
 
 /**
@@ -93,8 +92,7 @@ function probeOf(confirmation: ActorConfirmation | undefined): ActorVersionProbe
 }
 
 async function confirmBeforeRead(q: Queryable, confirmation: ActorConfirmation): Promise<void> {
-  const [row] = await runStatement(q, statement<{ version: string }>('actor_version', confirmation.versionQuery), [confirmation.check.userId]);
-  confirmActorVersion(confirmation.check, row?.version ?? null);
+  confirmActorVersion(confirmation.check, await readActorVersion(q, confirmation.versionQuery, confirmation.check.userId));
 }
 
 export function contextOf(request: FastifyRequest, database: Database): UseCaseContext {

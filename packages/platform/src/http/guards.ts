@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { canAny } from '../auth/actor.js';
-import { ActorCache, ActorChanged, confirmActorVersion, type ActorCheck, type ActorSource } from '../auth/actor-source.js';
+import { ActorCache, ActorChanged, confirmActorVersion, readActorVersion, type ActorCheck, type ActorSource } from '../auth/actor-source.js';
 import { InvalidTokenError, type TokenService } from '../auth/jwt.js';
 import type { Database } from '../db/database.js';
-import { runStatement, statement } from '../db/statement.js';
 import { AppError, forbidden, unauthenticated } from '../errors.js';
 import type { LockStore } from '../idempotency/lock-store.js';
 import type { CredentialThrottle } from './credential-throttle.js';
@@ -80,7 +79,7 @@ export function installRequestGuards(app: FastifyInstance, options: GuardOptions
     if (!request.actor) return;
     // a cached actor that seems to lack the code is confirmed first: a grant given a moment ago counts
     if (!permitted(request) && request.actorConfirmation) await actors.confirm(request);
-    if (!permitted(request)) throw forbidden(`缺少权限: ${requiredCodes(request).join(' 或 ')}`);
+    assertPermitted(request);
   });
 
   app.addHook('preHandler', async (request) => {
@@ -132,6 +131,10 @@ function permitted(request: FastifyRequest): boolean {
   return codes.length === 0 || canAny(request.actor, codes);
 }
 
+function assertPermitted(request: FastifyRequest): void {
+  if (!permitted(request)) throw forbidden(`缺少权限: ${requiredCodes(request).join(' 或 ')}`);
+}
+
 /**
  * Who the caller is, on every request: the token names the user, the account decides. Actors are
  * cached by user id with the account version they were built at, and a cached actor is used only
@@ -140,11 +143,8 @@ function permitted(request: FastifyRequest): boolean {
  */
 class ActorGate {
   private readonly cache = new ActorCache();
-  private readonly versionStatement;
 
-  constructor(private readonly options: GuardOptions) {
-    this.versionStatement = statement<{ version: string }>('actor_version', options.actors.versionQuery);
-  }
+  constructor(private readonly options: GuardOptions) {}
 
   async authenticate(request: FastifyRequest, userId: number): Promise<void> {
     const cached = this.cache.get(userId);
@@ -185,9 +185,8 @@ class ActorGate {
   }
 
   private async currentVersion(userId: number): Promise<string | null> {
-    const { database } = this.options;
-    const [row] = await database.read((q) => runStatement(q, this.versionStatement, [userId]));
-    return row?.version ?? null;
+    const { database, actors } = this.options;
+    return database.read((q) => readActorVersion(q, actors.versionQuery, userId));
   }
 }
 
@@ -201,7 +200,7 @@ function rerunWhenActorChanged(handler: Handler, actors: ActorGate): Handler {
     } catch (err) {
       if (!(err instanceof ActorChanged)) throw err;
       await actors.reload(request, request.actor.id);
-      if (!permitted(request)) throw forbidden(`缺少权限: ${requiredCodes(request).join(' 或 ')}`);
+      assertPermitted(request);
       return handler.call(this, request, reply);
     }
   };
