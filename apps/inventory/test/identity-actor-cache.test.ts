@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readActorVersion } from '@wms/platform';
+import { ACTOR_VERSION_SQL, createActorLoader } from '../src/modules/identity/actor-loader.js';
 import type { StockRowJson, MaterialJson } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
 import { materialWithStock, submit, submitOk, useOutboundWorld, type OutboundWorld, type RequestJson } from './outbound-fixtures.js';
@@ -102,5 +104,15 @@ describe('a cached actor on every other route', () => {
     expect((await t.request('GET', '/api/v1/auth/me', { token: user.token })).statusCode).toBe(200);
     await patchUser(user.id, { active: false });
     expect((await t.request('GET', '/api/v1/auth/me', { token: user.token })).statusCode).toBe(401);
+  });
+});
+
+describe('the account version', () => {
+  it('is the same when the actor is loaded and when it is read back, so a cached actor is not reloaded on every request', async () => {
+    const user = await t.user('SALES', 'ALPHA');
+    const { database } = t.service.deps;
+    const loaded = await createActorLoader(database).load(user.id);
+    expect(loaded?.version).toBeTruthy();
+    expect(await database.read((q) => readActorVersion(q, ACTOR_VERSION_SQL, user.id))).toBe(loaded!.version);
   });
 });

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { expandGrants, type ActorSource, type Database } from '@wms/platform';
-import { rolePermissions, roleVersions, users } from '../../db/schema/index.js';
+import { rolePermissions, users } from '../../db/schema/index.js';
 import { DERIVED_GRANTS } from './permission-catalog.js';
 
 /**
@@ -25,12 +25,12 @@ export function createActorLoader(database: Database): ActorSource {
       role: users.role,
       companyName: users.companyName,
       active: users.active,
-      version: sql<string>`min(${users}.xmin::text) || '.' || coalesce(max(${roleVersions.version}), 0)::text`,
+      // the one version formula; its $1 is this statement's only parameter, the user id
+      version: sql<string>`(select version from (${sql.raw(ACTOR_VERSION_SQL)}) as current_version)`,
       grants: sql<string[]>`coalesce(array_agg(${rolePermissions.permissionCode}) filter (where ${rolePermissions.permissionCode} is not null), '{}')`,
     })
     .from(users)
     .leftJoin(rolePermissions, eq(rolePermissions.roleCode, users.role))
-    .leftJoin(roleVersions, eq(roleVersions.roleCode, users.role))
     .where(eq(users.id, sql.placeholder('id')))
     .groupBy(users.id)
     .prepare('load_actor');
