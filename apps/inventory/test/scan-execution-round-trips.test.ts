@@ -1,39 +1,14 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { TestInventory } from './helpers.js';
 import { approvedBorrow, dispatchOk, useBorrowWorld, type BorrowWorld } from './borrow-fixtures.js';
 import { approvedRequest, materialWithStock } from './outbound-fixtures.js';
+import { roundTripsOf } from './round-trips.js';
 
 let t: TestInventory;
 let w: BorrowWorld;
 
 // The borrow cast can also apply for, approve and execute outbound requests; the ledger check covers both flows.
 useBorrowWorld((built) => ({ t, w } = built), { checkLedger: true });
-
-/**
- * Every query node-postgres sends while `call` runs (BEGIN, COMMIT and SAVEPOINT included), one entry
- * per round trip, up to the first COMMIT: the call's own transaction. What runs after the commit (the
- * low-stock check, the outbox announcement) is another transaction and may still be under way when the
- * answer is out. Only the PostgreSQL driver is watched, hence the skip on PGlite.
- */
-async function roundTripsOf(call: () => Promise<unknown>): Promise<string[]> {
-  const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = client.query;
-  const sent: string[] = [];
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const [query] = args;
-    sent.push(typeof query === 'string' ? query : String((query as { text?: string }).text ?? query));
-    return original.apply(this, args);
-  };
-  try {
-    await call();
-  } finally {
-    client.query = original;
-  }
-  const commit = sent.findIndex((text) => /^\s*commit\b/i.test(text));
-  expect(commit).toBeGreaterThan(0);
-  return sent.slice(0, commit + 1);
-}
 
 type Items = Array<{ base_id: number; quantity: number }>;
 type Scans = Array<{ barcode: string; quantity: number }>;

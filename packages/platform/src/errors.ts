@@ -109,6 +109,11 @@ function findPgError(err: unknown): PgLikeError | undefined {
   return undefined;
 }
 
+/** A serialization failure (40001): the transaction lost a race and may run again from the start. */
+export function isSerializationFailure(err: unknown): boolean {
+  return findPgError(err)?.code === pgStates.serializationFailure;
+}
+
 /** Human messages for named constraints; the fallback names the constraint. */
 const constraintMessages: Record<string, string> = {
   stock_rows_available_range: '可用数量必须在 0 与库存数量之间',

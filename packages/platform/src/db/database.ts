@@ -11,7 +11,8 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { Mutex } from './mutex.js';
-import { inlineParameters, sharePreparedStatements } from './statement.js';
+import type { Statement } from './statement.js';
+import { inlineParameters, sharePreparedStatements, sqlSessionOf, trackTransaction, type BatchItem } from './statement.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Db = PgDatabase<PgQueryResultHKT, any>;
@@ -62,13 +63,21 @@ function probeSubquery(probe: ActorVersionProbe): string {
 export interface Database {
   readonly kind: DatabaseKind;
   readonly db: Db;
-  /** Runs fn in one transaction with the audit context set; PGlite runs them strictly one at a time. */
-  transaction<T>(audit: AuditContext, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in one transaction with the audit context set; PGlite runs them strictly one at a time.
+   * `opening`, a statement that needs nothing the transaction reads, runs in the round trip that opens
+   * it, and fn gets its rows.
+   */
+  transaction<T, R = never>(audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>): Promise<T>;
   /** Runs reads; in PGlite mode they wait for running transactions so they never see half of one. */
   read<T>(fn: (db: Queryable) => Promise<T>): Promise<T>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+export type TransactionBody<T, R = never> = (tx: Tx, opened: R[]) => Promise<T>;
+/** A statement with its values, run in the round trip that opens a transaction. */
+export type OpeningStatement<R> = readonly [Statement<R>, readonly unknown[]];
 
 export interface OpenDatabaseOptions {
   /** postgres://…, memory://, or a folder path for an on-disk PGlite */
@@ -98,43 +107,58 @@ function auditSettingsSql(audit: AuditContext): string {
   );
 }
 
+/** What opens a transaction after BEGIN: the audit settings with the actor probe, then the opening statement. */
+async function openingSql(client: unknown, audit: AuditContext, opening: OpeningStatement<unknown> | undefined): Promise<string> {
+  const settings = auditSettingsSql(audit);
+  return opening ? `${settings};\n${await sqlSessionOf(client).batchSql([opening as BatchItem])}` : settings;
+}
+
+/** Confirms the actor from the settings' answer and hands over the opening statement's rows. */
+function opened<R>(audit: AuditContext, results: Array<{ rows: unknown[] }>): R[] {
+  audit.actorProbe?.confirm((results[0]?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
+  return (results[1]?.rows ?? []) as R[];
+}
+
 /**
- * PGlite: the audit settings and the actor probe in one simple statement right after PGlite's own BEGIN.
- * PGlite's transaction() is kept (not a hand-made BEGIN) because it also shuts every other caller of the
- * instance out until COMMIT: work started from inside a transaction (a dispatcher woken by it) inherits
- * the database mutex, and must not read the uncommitted rows.
+ * PGlite: the audit settings, the actor probe and the opening statement in one call right after PGlite's
+ * own BEGIN. PGlite's transaction() is kept (not a hand-made BEGIN) because it also shuts every other
+ * caller of the instance out until COMMIT: work started from inside a transaction (a dispatcher woken by
+ * it) inherits the database mutex, and must not read the uncommitted rows.
  */
-async function pgliteTransaction<T>(client: PGlite, dialect: PgDialect, audit: AuditContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function pgliteTransaction<T, R>(client: PGlite, dialect: PgDialect, audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>): Promise<T> {
   return client.transaction(async (session) => {
     sharePreparedStatements(session, client);
     const tx = new PgliteTransaction(dialect, new PgliteSession(session, dialect, undefined, {}), undefined) as unknown as Tx;
-    const [settings] = await session.exec(auditSettingsSql(audit));
-    audit.actorProbe?.confirm((settings?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
-    return fn(tx);
+    const results = await sqlSessionOf(session).run(await openingSql(session, audit, opening));
+    return fn(tx, opened<R>(audit, results));
   });
 }
 
 /**
- * PostgreSQL: BEGIN, the audit settings and the actor probe go in one simple-protocol round trip
- * (drizzle's own transaction spends one on BEGIN and one on the settings), then fn runs on a drizzle
- * transaction over the same connection.
+ * PostgreSQL: BEGIN, the audit settings, the actor probe and the opening statement go in one
+ * simple-protocol round trip (drizzle's own transaction spends one on BEGIN and one on the settings),
+ * then fn runs on a drizzle transaction over the same connection. A batch may COMMIT in its own round
+ * trip (runStatementsAndCommit); the COMMIT here is then skipped.
  */
-async function pgTransaction<T>(pool: pg.Pool, dialect: PgDialect, audit: AuditContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function pgTransaction<T, R>(pool: pg.Pool, dialect: PgDialect, audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>): Promise<T> {
   const client = await pool.connect();
   const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined, {}), undefined) as unknown as Tx;
+  const tracked = trackTransaction(client);
   let broken: Error | undefined;
   try {
-    const opened = (await client.query(`begin; ${auditSettingsSql(audit)}`)) as unknown as pg.QueryResult[];
-    audit.actorProbe?.confirm((opened[1]?.rows[0] as { actor_version: string | null } | undefined)?.actor_version ?? null);
-    const result = await fn(tx);
-    const committed = await client.query('commit');
+    const session = sqlSessionOf(client);
+    const [, ...results] = await session.run(`begin;\n${await openingSql(client, audit, opening)}`);
+    const result = await fn(tx, opened<R>(audit, results));
+    if (tracked.committedByBatch()) return result;
+    const [committed] = await session.run('commit');
     // COMMIT of a transaction an earlier statement aborted answers ROLLBACK, not an error (as on PGlite)
-    if (committed.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
+    if (committed?.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
     return result;
   } catch (err) {
-    await client.query('rollback').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+    if (!tracked.committedByBatch()) await client.query('rollback').catch((rollbackFailed: Error) => (broken = rollbackFailed));
     throw err;
   } finally {
+    tracked.close();
     client.release(broken);
   }
 }
@@ -155,7 +179,8 @@ function openPostgres(options: OpenDatabaseOptions) {
     kind: 'postgres' as const,
     db,
     migrate: () => migratePg(db as never, { migrationsFolder: options.migrationsFolder }),
-    transaction: <T>(audit: AuditContext, fn: (tx: Tx) => Promise<T>) => pgTransaction(pool, (db as unknown as { dialect: PgDialect }).dialect, audit, fn),
+    transaction: <T, R>(audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>) =>
+      pgTransaction(pool, (db as unknown as { dialect: PgDialect }).dialect, audit, fn, opening),
     read: <T>(fn: (q: Queryable) => Promise<T>) => fn(db),
     ping: async () => {
       try {
@@ -190,7 +215,8 @@ async function openPglite(options: OpenDatabaseOptions) {
     kind: 'pglite' as const,
     db,
     migrate: () => mutex.runExclusive(() => migratePglite(db as never, { migrationsFolder: options.migrationsFolder })),
-    transaction: <T>(audit: AuditContext, fn: (tx: Tx) => Promise<T>) => mutex.runExclusive(() => pgliteTransaction(client, dialect, audit, fn)),
+    transaction: <T, R>(audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>) =>
+      mutex.runExclusive(() => pgliteTransaction(client, dialect, audit, fn, opening)),
     read: <T>(fn: (q: Queryable) => Promise<T>) => mutex.runExclusive(() => fn(db)),
     ping: async () => !closed && !client.closed,
     close: async () => {

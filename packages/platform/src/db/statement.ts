@@ -44,7 +44,11 @@ const PGLITE_PARSERS = {
 };
 
 interface PgLike {
-  query(config: { name: string; text: string; values: unknown[]; types: typeof PG_TYPES }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values?: unknown[]; types: typeof PG_TYPES }): Promise<PgResult | PgResult[]>;
+}
+interface PgResult {
+  rows: unknown[];
+  command: string;
 }
 interface PgliteLike {
   exec(text: string, options?: { parsers: typeof PGLITE_PARSERS }): Promise<Array<{ rows: unknown[] }>>;
@@ -71,42 +75,101 @@ export type BatchItem = readonly [Statement<unknown>, readonly unknown[]];
 type Batch = readonly BatchItem[];
 
 /**
- * Runs statements one after the other and answers their rows in order: on PostgreSQL one round trip
- * each (prepared by name), on PGlite all of them in one call into the engine.
+ * Runs statements one after the other and answers their rows in order, in one round trip (one call into
+ * the engine on PGlite) inside a transaction; on a PostgreSQL pool (no transaction), one round trip each.
  */
 export async function runStatements(q: Queryable, batch: Batch): Promise<unknown[][]> {
   const client = driverClientOf(q);
-  if (!isPgClient(client)) return runOnPglite(client as PgliteLike, batch);
+  if (client instanceof pg.Pool) return runOnPool(client as unknown as PgLike, batch);
+  const session = sqlSessionOf(client);
+  const results = await session.run(await session.batchSql(batch));
+  return results.map((result) => result.rows);
+}
+
+/**
+ * Runs the batch and COMMITs the transaction of tx in the same round trip, so the rows the batch locks
+ * are released without waiting for the service again. The transaction ends here: nothing may run on tx
+ * after it (the transaction wrapper then skips its own COMMIT). PGlite commits when the transaction's
+ * function returns, as always (one engine call either way).
+ */
+export async function runStatementsAndCommit(q: Queryable, batch: Batch): Promise<unknown[][]> {
+  const client = driverClientOf(q);
+  const ending = openTransactions.get(client as object);
+  if (!ending) return runStatements(q, batch);
+  const session = sqlSessionOf(client);
+  const results = await session.run(`${await session.batchSql(batch)};\ncommit`);
+  const committed = results.pop();
+  ending.committed = true;
+  // COMMIT of a transaction an earlier statement aborted answers ROLLBACK, not an error
+  if (committed?.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
+  return results.map((result) => result.rows);
+}
+
+/** PostgreSQL transactions opened by the platform, by their connection: whether a batch committed one already. */
+const openTransactions = new WeakMap<object, { committed: boolean }>();
+
+/** Marks a transaction open on this pg connection (database.ts); answers whether a batch committed it meanwhile. */
+export function trackTransaction(client: object): { committedByBatch(): boolean; close(): void } {
+  const state = { committed: false };
+  openTransactions.set(client, state);
+  return { committedByBatch: () => state.committed, close: () => openTransactions.delete(client) };
+}
+
+async function runOnPool(pool: PgLike, batch: Batch): Promise<unknown[][]> {
   const answers: unknown[][] = [];
   for (const [st, values] of batch) {
-    const result = await client.query({ name: st.name, text: st.text, values: [...values], types: PG_TYPES });
+    const result = (await pool.query({ name: st.name, text: st.text, values: [...values], types: PG_TYPES })) as PgResult;
     answers.push(result.rows);
   }
   return answers;
 }
 
 /**
- * PGlite runs an extended-protocol query as six calls into its engine and a simple one as one, and
- * planning inside it is slow: a statement is PREPAREd once per PGlite session and then EXECUTEd in one
- * simple query with the rest of its batch, the values written in as quoted literals (every statement
- * casts its parameters).
+ * One database session (a pg connection or a PGlite instance) seen as simple-protocol SQL. Planning and
+ * the protocol's extra messages cost more than the statements of a hot path: a statement is PREPAREd
+ * once per session (by SQL, in a round trip of its own: PREPARE outlives a rolled-back transaction) and
+ * then EXECUTEd in one simple query with the rest of its batch, the values written in as quoted
+ * literals (every statement casts its parameters). SQL-level names carry the prefix `sql_`: they share
+ * PostgreSQL's namespace with the driver's protocol-level prepared statements.
  */
-async function runOnPglite(client: PgliteLike, batch: Batch): Promise<unknown[][]> {
-  const prepared = preparedNames.get(client);
-  const texts: string[] = [];
-  for (const [st, values] of batch) {
-    if (!prepared || !PREPARABLE.test(st.text)) {
-      texts.push(inlineParameters(st.text, values));
-      continue;
+interface SqlSession {
+  batchSql(batch: Batch): Promise<string>;
+  run(text: string): Promise<PgResult[]>;
+}
+
+export function sqlSessionOf(client: unknown): SqlSession {
+  const run = client instanceof pg.Client
+    ? async (text: string) => {
+      const result = await (client as unknown as PgLike).query({ text, types: PG_TYPES });
+      return Array.isArray(result) ? result : [result];
     }
-    if (!prepared.has(st.name)) {
-      await client.exec(`prepare ${st.name} as ${st.text}`);
-      prepared.add(st.name);
-    }
-    texts.push(`execute ${st.name}${values.length ? `(${values.map(sqlLiteral).join(', ')})` : ''}`);
-  }
-  const results = await client.exec(texts.join(';\n'), { parsers: PGLITE_PARSERS });
-  return results.map((result) => result.rows);
+    : async (text: string) => (await (client as PgliteLike).exec(text, { parsers: PGLITE_PARSERS })) as PgResult[];
+  const prepared = client instanceof pg.Client ? preparedOnConnection(client) : preparedNames.get(client as object);
+  return {
+    run,
+    batchSql: async (batch) => {
+      const texts: string[] = [];
+      for (const [st, values] of batch) {
+        if (!prepared || !PREPARABLE.test(st.text)) {
+          texts.push(inlineParameters(st.text, values));
+          continue;
+        }
+        const name = `sql_${st.name}`;
+        if (!prepared.has(name)) {
+          await run(`prepare ${name} as ${st.text}`);
+          prepared.add(name);
+        }
+        texts.push(`execute ${name}${values.length ? `(${values.map(sqlLiteral).join(', ')})` : ''}`);
+      }
+      return texts.join(';\n');
+    },
+  };
+}
+
+function preparedOnConnection(client: object): Set<string> {
+  let names = preparedNames.get(client);
+  if (!names) preparedNames.set(client, (names = new Set()));
+  return names;
 }
 
 /** What PREPARE accepts; utility statements (savepoint, …) run as they are. */

@@ -3,8 +3,8 @@ import type { Actor } from '../auth/actor.js';
 import { companyScopeOf } from '../auth/actor.js';
 import { confirmActorVersion, readActorVersion } from '../auth/actor-source.js';
 import type { CompanyScope } from '../auth/company-scope.js';
-import { RetryTransaction, type ActorVersionProbe, type Database, type Queryable, type Tx } from '../db/database.js';
-import { AppError } from '../errors.js';
+import { RetryTransaction, type ActorVersionProbe, type Database, type OpeningStatement, type Queryable, type TransactionBody } from '../db/database.js';
+import { AppError, isSerializationFailure } from '../errors.js';
 import type { ActorConfirmation } from './guards.js';
 
 /**
@@ -17,7 +17,8 @@ export interface UseCaseContext {
   readonly now: Date;
   readonly requestUrl: string;
   scope(requestedCompany?: string | null): CompanyScope;
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** `opening` runs in the round trip that opens the transaction; fn gets its rows (Database.transaction). */
+  transaction<T, R = never>(fn: TransactionBody<T, R>, opening?: OpeningStatement<R>): Promise<T>;
   read<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /**
    * A read whose own statement also returns the caller's account version (the service's version SQL
@@ -52,16 +53,17 @@ export function createUseCaseContext(
     now,
     requestUrl,
     scope: (requested) => companyScopeOf(actor, requested),
-    transaction: async (fn) => {
+    transaction: async (fn, opening) => {
       for (let attempt = 1; ; attempt++) {
         try {
           const actorProbe = probeOf(unconfirmed());
-          const result = await database.transaction({ actor: actor.username, company: actor.company, requestUrl, actorProbe }, fn);
+          const result = await database.transaction({ actor: actor.username, company: actor.company, requestUrl, actorProbe }, fn, opening);
           runAfterCommit();
           return result;
         } catch (err) {
           pending.length = 0;
-          if (!(err instanceof RetryTransaction)) throw err;
+          // a statement that found its rows taken meanwhile raises a serialization failure (e.g. retry_unless())
+          if (!(err instanceof RetryTransaction) && !isSerializationFailure(err)) throw err;
           if (attempt >= TRANSACTION_ATTEMPTS) throw new AppError('CONFLICT', '数据正被其他请求同时修改，请稍后重试');
         }
       }

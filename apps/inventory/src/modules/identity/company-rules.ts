@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { AppError, isCrossDomain, type Actor, type Queryable } from '@wms/platform';
+import { AppError, isCrossDomain, type Actor, type Queryable, type UseCaseContext } from '@wms/platform';
 import { users } from '../../db/schema/index.js';
 
 /**
@@ -24,10 +24,29 @@ export function companyForCreate(actor: Actor, requested: string | undefined | n
  */
 export async function companyForRecord(q: Queryable, actor: Actor, requested: string | undefined | null): Promise<string> {
   const company = companyForCreate(actor, requested);
+  await assertCompanyForRecord(q, actor, company);
+  return company;
+}
+
+/** The check of companyForRecord on a company companyForCreate already decided. */
+export async function assertCompanyForRecord(q: Queryable, actor: Actor, company: string): Promise<void> {
   if (isCrossDomain(actor) && !(await companyHasUsers(q, company))) {
     throw new AppError('UNKNOWN_COMPANY', `公司 ${company} 不存在（没有任何用户属于该公司）`, { field: 'company_name', company });
   }
-  return company;
+}
+
+/**
+ * companyForCreate decided before the caller's transaction, from an actor that may come from the cache
+ * unconfirmed: a refusal is answered only once the account version confirmed that actor (a changed
+ * account runs the request again instead).
+ */
+export async function companyBeforeTransaction(ctx: UseCaseContext, requested: string | undefined | null): Promise<string> {
+  try {
+    return companyForCreate(ctx.actor, requested);
+  } catch (refusal) {
+    await ctx.read(async () => undefined);
+    throw refusal;
+  }
 }
 
 async function companyHasUsers(q: Queryable, company: string): Promise<boolean> {

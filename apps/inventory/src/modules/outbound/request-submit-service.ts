@@ -1,7 +1,15 @@
 import { statement, tableColumns, toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
 import { OUTBOUND_STATUS, outboundRequests, type OutboundRequestRow, type OutboundType } from '../../db/schema/index.js';
-import { companyForRecord } from '../identity/company-rules.js';
-import { planReservation, takeReservation, type RequestedItem, type ReservedStock } from '../reservation/index.js';
+import { assertCompanyForRecord, companyBeforeTransaction } from '../identity/company-rules.js';
+import {
+  candidatesStatement,
+  planFromCandidates,
+  planReservation,
+  takeReservation,
+  type RequestedItem,
+  type ReservationPlan,
+  type ReservedStock,
+} from '../reservation/index.js';
 import { toRequestView } from './request-mapper.js';
 import type { OutboundRequestView, SubmitRequestBody } from './schemas.js';
 
@@ -18,13 +26,19 @@ export interface NewOutboundRequest {
 
 /**
  * Creates a request with its lines allocated and reserved at once, strictly: a shortage throws
- * 400 STOCK_SHORTAGE and the caller's transaction writes nothing. Used by the submission below and
- * by the return-with-reissue flow, inside the caller's transaction.
+ * 400 STOCK_SHORTAGE and the caller's transaction writes nothing. Used by the return-with-reissue flow,
+ * inside the caller's transaction; the submission below does the same steps with its reads and its
+ * COMMIT folded into the round trips around them.
  */
 export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboundRequest): Promise<{ row: OutboundRequestRow; reserved: ReservedStock }> {
   const plan = await planReservation(tx, input.companyName, input.items);
-  // the request is written just before the rows are taken: they stay locked from the take to the commit
-  const insert = [
+  const reserved = await takeReservation(tx, plan, insertRequest(now, input, plan));
+  return { row: requestColumns.map(reserved.before[0]!), reserved };
+}
+
+/** The request is written just before its rows are taken: they stay locked from the take to the commit. */
+function insertRequest(now: Date, input: NewOutboundRequest, plan: ReservationPlan) {
+  return [
     INSERT_REQUEST,
     [
       input.applicantId,
@@ -37,8 +51,6 @@ export async function createReservedRequest(tx: Tx, now: Date, input: NewOutboun
       now.toISOString(),
     ],
   ] as const;
-  const reserved = await takeReservation(tx, plan, insert);
-  return { row: requestColumns.map(reserved.before[0]!), reserved };
 }
 
 const requestColumns = tableColumns(outboundRequests, 'r');
@@ -54,20 +66,20 @@ const INSERT_REQUEST = statement<Record<string, unknown>>(
 
 /**
  * POST /outbound/request (spec 3.2): a new request in status 0, reserved at submission. It belongs to
- * the applicant's company; cross-domain callers name it. The answer is built from what the reservation
- * read on the way (materials, and the rows as locked) and the confirmed actor: no lookup of its own.
+ * the applicant's company; cross-domain callers name it. Two round trips on PostgreSQL: the candidates
+ * are read in the one that opens the transaction and confirms the (cached) actor — a changed actor
+ * aborts before anything is written and the route runs again —, the request, the take and the COMMIT
+ * go in the second. The answer is built from what the reservation read on the way: no lookup of its own.
  */
 export async function submitOutboundRequest(ctx: UseCaseContext, input: SubmitRequestBody): Promise<OutboundRequestView> {
   const items = input.items.map((item) => ({ base_id: item.base_id, quantity: toDecimalString(item.quantity) }));
-  // the company is decided inside the transaction: its first round trip confirms the (cached) actor
-  const { row, reserved } = await ctx.transaction(async (tx) =>
-    createReservedRequest(tx, ctx.now, {
-      applicantId: ctx.actor.id,
-      companyName: await companyForRecord(tx, ctx.actor, input.company_name),
-      outboundType: input.outbound_type,
-      items,
-      remark: input.remark,
-    }),
-  );
+  const company = await companyBeforeTransaction(ctx, input.company_name);
+  const { row, reserved } = await ctx.transaction(async (tx, candidates) => {
+    await assertCompanyForRecord(tx, ctx.actor, company);
+    const request = { applicantId: ctx.actor.id, companyName: company, outboundType: input.outbound_type, items, remark: input.remark };
+    const plan = planFromCandidates(items, candidates);
+    const reserved = await takeReservation(tx, plan, insertRequest(ctx.now, request, plan), { commit: true });
+    return { row: requestColumns.map(reserved.before[0]!), reserved };
+  }, candidatesStatement(company, items));
   return toRequestView(row, { userNames: new Map([[ctx.actor.id, ctx.actor.name]]), materials: reserved.materials, rows: reserved.rows });
 }

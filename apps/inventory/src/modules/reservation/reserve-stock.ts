@@ -1,4 +1,15 @@
-import { AppError, RetryTransaction, runStatement, runStatements, statement, toQuantityOrZero, type BatchItem, type Statement, type Tx } from '@wms/platform';
+import {
+  AppError,
+  runStatement,
+  runStatements,
+  runStatementsAndCommit,
+  statement,
+  toQuantityOrZero,
+  type BatchItem,
+  type OpeningStatement,
+  type Statement,
+  type Tx,
+} from '@wms/platform';
 import type { StockKind } from '../../db/schema/stock.js';
 import {
   allocateLargestFirst,
@@ -27,8 +38,8 @@ export interface ReservedStock {
  *
  * No candidate is locked while reading. The chosen rows are then locked in ascending id order and
  * taken all together or not at all, in one statement. When a row was taken by a concurrent request
- * meanwhile, nothing is taken and the whole transaction starts over (RetryTransaction: its rollback
- * frees the rows this attempt locked), so every attempt takes its row locks in id order and two
+ * meanwhile, that statement raises a serialization failure and the whole transaction starts over (its
+ * rollback frees the rows this attempt locked), so every attempt takes its row locks in id order and two
  * reservations can never deadlock on each other. Rows taken stay locked until the caller's transaction
  * ends. (On PGlite transactions run one at a time, so the take never loses.)
  */
@@ -45,8 +56,21 @@ export interface ReservationPlan {
 
 /** Reads and allocates (404 for an unknown material, 400 STOCK_SHORTAGE); locks nothing, writes nothing. */
 export async function planReservation(tx: Tx, company: string, items: readonly RequestedItem[]): Promise<ReservationPlan> {
+  const [st, values] = candidatesStatement(company, items);
+  return planFromCandidates(items, await runStatement(tx, st, values));
+}
+
+/**
+ * The read a reservation plan needs, as a statement a caller may send early (in the round trip that
+ * opens its transaction); planFromCandidates then allocates from its rows.
+ */
+export function candidatesStatement(company: string, items: readonly RequestedItem[]): OpeningStatement<CandidateRow> {
+  return [MATERIALS_AND_CANDIDATES, [mergeByMaterial(items).map((need) => need.base_id), company]];
+}
+
+export function planFromCandidates(items: readonly RequestedItem[], rows: CandidateRow[]): ReservationPlan {
   const needs = mergeByMaterial(items);
-  const { materials, candidates } = await readMaterialsAndCandidates(tx, company, needs.map((need) => need.base_id));
+  const { materials, candidates } = materialsAndCandidatesOf(rows, needs.map((need) => need.base_id));
   const { lines: allocated, shortages } = allocateLargestFirst(needs, candidates);
   if (shortages.length > 0) throw shortageError(shortages, materials);
   const lines = allocated.map((line) => ({
@@ -61,21 +85,22 @@ export async function planReservation(tx: Tx, company: string, items: readonly R
 
 /**
  * Takes the planned lines off available_quantity, all or none; a row lost to a concurrent request
- * starts the transaction over (RetryTransaction). The rows stay locked until the transaction ends, so a
- * caller writes what it can before this step: `before` runs right ahead of the take, in the same call
- * into the engine where it allows (PGlite), and its rows are answered too.
+ * starts the transaction over (the take raises a serialization failure). The rows stay locked until
+ * the transaction ends, so a caller writes what it can before this step: `before` runs right ahead of
+ * the take, in the same round trip, and its rows are answered too. With `commit`, the transaction is
+ * committed in that round trip as well (the rows are released at once; nothing may run on tx after).
  */
 export async function takeReservation<Before = never>(
   tx: Tx,
   plan: ReservationPlan,
   before?: readonly [Statement<Before>, readonly unknown[]],
+  options: { commit?: boolean } = {},
 ): Promise<ReservedStock & { before: Before[] }> {
   const ids = plan.allocated.map((line) => line.stock_id);
   const quantities = plan.allocated.map((line) => line.quantity.toString());
   const batch: BatchItem[] = [...(before ? [before] : []), [TAKE_ALL_IN_ID_ORDER, [ids, quantities]]];
-  const answers = await runStatements(tx, batch);
-  const taken = answers.at(-1) as Array<{ id: number; sku: string; warehouse_location: string }>;
-  if (taken.length !== ids.length) throw new RetryTransaction('a reserved row was taken by a concurrent request');
+  const answers = await (options.commit ? runStatementsAndCommit : runStatements)(tx, batch);
+  const [{ taken }] = answers.at(-1) as [{ taken: Array<{ id: number; sku: string; warehouse_location: string }> }];
   const rows = new Map(taken.map((row) => [row.id, { sku: row.sku, warehouseLocation: row.warehouse_location }]));
   return { lines: plan.lines, materials: plan.materials, rows, before: (before ? answers[0] : []) as Before[] };
 }
@@ -84,7 +109,7 @@ export async function takeReservation<Before = never>(
  * The requested materials of the company with their candidates (在库 rows with available > 0), largest
  * first, in one prepared statement. A material without candidates still comes back (s columns null).
  */
-interface CandidateRow {
+export interface CandidateRow {
   base_id: number;
   name: string;
   spec_model: string;
@@ -104,12 +129,10 @@ const MATERIALS_AND_CANDIDATES = statement<CandidateRow>(
 );
 
 /** A material that is unknown or of another company is 404. */
-async function readMaterialsAndCandidates(
-  tx: Tx,
-  company: string,
+function materialsAndCandidatesOf(
+  rows: CandidateRow[],
   baseIds: number[],
-): Promise<{ materials: ReservedStock['materials']; candidates: AllocationCandidate[] }> {
-  const rows = await runStatement(tx, MATERIALS_AND_CANDIDATES, [baseIds, company]);
+): { materials: ReservedStock['materials']; candidates: AllocationCandidate[] } {
   const materials = new Map(rows.map((row) => [row.base_id, { name: row.name, specModel: row.spec_model, unit: row.unit }]));
   const missing = baseIds.find((id) => !materials.has(id));
   if (missing !== undefined) throw new AppError('NOT_FOUND', `物料不存在: ${missing}`, { base_id: missing });
@@ -124,9 +147,10 @@ async function readMaterialsAndCandidates(
 /**
  * All or nothing: the materialized CTE locks the rows in ascending id order (FOR UPDATE above the sort)
  * and sees their newest versions; the update runs only when every wanted row is still 在库 with enough
- * available.
+ * available. Otherwise retry_unless() raises (the aggregate answers one row even when nothing was
+ * taken), so the statement can go with the COMMIT: a lost race never commits what was written before it.
  */
-const TAKE_ALL_IN_ID_ORDER = statement<{ id: number; sku: string; warehouse_location: string }>(
+const TAKE_ALL_IN_ID_ORDER = statement<{ taken: Array<{ id: number; sku: string; warehouse_location: string }> }>(
   'reserve_take_all',
   `with locked as materialized (
      select id, status, available_quantity from stock_rows where id = any($1::int[]) order by id for update
@@ -135,12 +159,17 @@ const TAKE_ALL_IN_ID_ORDER = statement<{ id: number; sku: string; warehouse_loca
    short as (
      select 1 from wanted left join locked on locked.id = wanted.id
       where locked.id is null or locked.status <> '在库' or locked.available_quantity < wanted.quantity
+   ),
+   taken as (
+     update stock_rows as s
+        set available_quantity = s.available_quantity - wanted.quantity, updated_at = now()
+       from wanted
+      where s.id = wanted.id and not exists (select 1 from short)
+     returning s.id, s.sku, s.warehouse_location
    )
-   update stock_rows as s
-      set available_quantity = s.available_quantity - wanted.quantity, updated_at = now()
-     from wanted
-    where s.id = wanted.id and not exists (select 1 from short)
-   returning s.id, s.sku, s.warehouse_location`,
+   select retry_unless(count(*) = cardinality($1::int[]), 'a reserved row was taken by a concurrent request') as all_taken,
+          coalesce(json_agg(json_build_object('id', id, 'sku', sku, 'warehouse_location', warehouse_location)), '[]') as taken
+     from taken`,
 );
 
 function shortageError(shortages: Shortage[], materials: ReservedStock['materials']): AppError {
