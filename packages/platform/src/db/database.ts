@@ -12,7 +12,7 @@ import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { Mutex } from './mutex.js';
 import type { Statement } from './statement.js';
-import { inlineParameters, sharePreparedStatements, sqlSessionOf, trackTransaction, type BatchItem } from './statement.js';
+import { sharePreparedStatements, sqlSessionOf, statement, trackTransaction, type BatchItem } from './statement.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Db = PgDatabase<PgQueryResultHKT, any>;
@@ -54,12 +54,6 @@ export interface ActorVersionProbe {
   confirm(version: string | null): void;
 }
 
-/** The probe as a scalar subquery; the user id is a checked integer, so it is written in as a literal. */
-function probeSubquery(probe: ActorVersionProbe): string {
-  if (!Number.isSafeInteger(probe.userId)) throw new Error('actor probe needs an integer user id');
-  return `(select version from (${probe.query.replaceAll('$1', String(probe.userId))}) as actor_probe)`;
-}
-
 export interface Database {
   readonly kind: DatabaseKind;
   readonly db: Db;
@@ -97,20 +91,28 @@ export const PGLITE_CUBE: Extensions = { cube };
 /** PGlite's build of the contrib `pg_trgm` extension (trigram indexes for substring search). */
 export const PGLITE_PG_TRGM: Extensions = { pg_trgm };
 
-/** The audit settings and the actor probe as one SELECT; its values are written in as quoted literals. */
-function auditSettingsSql(audit: AuditContext): string {
-  const probe = audit.actorProbe ? probeSubquery(audit.actorProbe) : 'null';
-  return inlineParameters(
-    `select set_config('app.actor', $1::text, true), set_config('app.company', $2::text, true),
-       set_config('app.request_url', $3::text, true), ${probe} as actor_version`,
-    [audit.actor, audit.company ?? '', audit.requestUrl ?? ''],
-  );
+const SETTINGS = `select set_config('app.actor', $1::text, true), set_config('app.company', $2::text, true),
+       set_config('app.request_url', $3::text, true)`;
+const SETTINGS_ONLY = statement<{ actor_version: null }>('audit_settings', `${SETTINGS}, null::text as actor_version`);
+/** The settings with the actor probe, one prepared statement per version SQL (a service has one). */
+const settingsWithProbe = new Map<string, Statement<{ actor_version: string | null }>>();
+
+/** The audit settings and the actor probe as one prepared SELECT: its plan is made once per session. */
+function auditSettings(audit: AuditContext): BatchItem {
+  const values = [audit.actor, audit.company ?? '', audit.requestUrl ?? ''];
+  const probe = audit.actorProbe;
+  if (!probe) return [SETTINGS_ONLY, values];
+  let st = settingsWithProbe.get(probe.query);
+  if (!st) {
+    const version = `(select version from (${probe.query.replaceAll('$1', '$4::int')}) as actor_probe)`;
+    settingsWithProbe.set(probe.query, (st = statement(`audit_settings_probe_${settingsWithProbe.size + 1}`, `${SETTINGS}, ${version} as actor_version`)));
+  }
+  return [st, [...values, probe.userId]];
 }
 
 /** What opens a transaction after BEGIN: the audit settings with the actor probe, then the opening statement. */
-async function openingSql(client: unknown, audit: AuditContext, opening: OpeningStatement<unknown> | undefined): Promise<string> {
-  const settings = auditSettingsSql(audit);
-  return opening ? `${settings};\n${await sqlSessionOf(client).batchSql([opening as BatchItem])}` : settings;
+function openingSql(client: unknown, audit: AuditContext, opening: OpeningStatement<unknown> | undefined): Promise<string> {
+  return sqlSessionOf(client).batchSql([auditSettings(audit), ...(opening ? [opening as BatchItem] : [])]);
 }
 
 /** Confirms the actor from the settings' answer and hands over the opening statement's rows. */
