@@ -19,6 +19,7 @@ export * from './http/validation.js';
 export * from './idempotency/lock-store.js';
 export * from './xlsx/export.js';
 export * from './xlsx/import.js';
+export * from './export-thread/host.js';
 export * from './http/uploads.js';
 export * from './http/schemas.js';
 export * from './db/scope-sql.js';
