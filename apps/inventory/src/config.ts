@@ -34,6 +34,8 @@ export interface InventoryConfig {
   credentialLimits?: Partial<CredentialLimits>;
   /** Rows per audit export and daily report (spec 8: 100,000); tests lower it to see the cut. */
   auditExportCap?: number;
+  /** CPU priority (nice, 1–19) of the thread that builds audit exports on PostgreSQL (AUDIT_EXPORT_NICE). */
+  auditExportNice?: number;
   /** A TrueType/OpenType font with CJK glyphs for label sheets (LABEL_FONT_PATH); without it labels print ASCII only. */
   labelFontPath?: string;
   /** The PostScript name of the font to use when LABEL_FONT_PATH is a collection (.ttc), e.g. NotoSansCJKsc-Regular. */
@@ -45,6 +47,13 @@ export interface InventoryConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * CPU priority (nice) of the thread that builds audit exports on PostgreSQL, unless AUDIT_EXPORT_NICE
+ * says otherwise: beside a busy event loop on the same core it gets about a tenth of the core (scheduler
+ * weights 110 : 1024), and an idle core whole (docs/decisions.md, Audit views).
+ */
+export const AUDIT_EXPORT_NICE = 10;
 
 export function loadInventoryConfig(env: Env = process.env): InventoryConfig {
   const nodeEnv = readString(env, 'NODE_ENV', 'development');
@@ -67,6 +76,7 @@ export function loadInventoryConfig(env: Env = process.env): InventoryConfig {
     trackingWebhookKey: readOptional(env, 'TRACKING_WEBHOOK_KEY'),
     smtpUrl,
     credentialLimits: readCredentialLimits(env),
+    auditExportNice: readPositiveInteger(env, 'AUDIT_EXPORT_NICE', AUDIT_EXPORT_NICE, 19),
     labelFontPath: readFontPath(env, 'LABEL_FONT_PATH'),
     labelFontFamily: readOptional(env, 'LABEL_FONT_FAMILY'),
     seedDemo: readFlag(env, 'SEED_DEMO', false),

@@ -58,6 +58,8 @@ describe('configuration', () => {
     ['LOGIN_MAX_FAILURES_PER_IP', 'twenty'],
     ['API_KEY_MAX_FAILURES_PER_IP', '1e3'],
     ['AUTH_FAILURE_WINDOW_SECONDS', '86401'],
+    ['AUDIT_EXPORT_NICE', '20'],
+    ['AUDIT_EXPORT_NICE', '0'],
   ];
   it.each(bad)('stops on a bad %s with a message naming it', (setting, value) => {
     expect(() => loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', [setting]: value })).toThrowError(ConfigError);
@@ -74,6 +76,8 @@ describe('configuration', () => {
     expect(config.redisUrl).toBeUndefined();
     expect(config.internalApiKey).toBeUndefined();
     expect(config.credentialLimits).toEqual({ loginFailuresPerUser: 5, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 });
+    expect(config.auditExportNice).toBe(10);
+    expect(loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', AUDIT_EXPORT_NICE: '19' }).auditExportNice).toBe(19);
   });
 
   it('runs several workers only on PostgreSQL with Redis, where the lock and the counters are shared', () => {

@@ -1,9 +1,13 @@
 import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, errorResponses, PageOf, XLSX_MIME } from '@wms/platform';
+import { API_PREFIX, attachmentHeader, createExportThread, errorResponses, PageOf, siblingModule, XLSX_MIME, type StreamedFile } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
+import { AUDIT_EXPORT_NICE } from '../../config.js';
 import { dailyAuditReport } from './daily-report.js';
 import { AUDIT_EXPORT_CAP, exportAuditLogs } from './export.js';
+import type { AuditExportJobs } from './export-jobs.js';
+import { auditFilterOf } from './filters.js';
 import { auditLabels } from './labels.js';
 import { getAuditLog, listAuditLogs, listAuditModules } from './list-service.js';
 import {
@@ -22,6 +26,16 @@ export const SYSTEM_AUDIT = 'system_audit';
 /** The workbook is streamed as it is written (rows are read in batches). */
 const xlsxResponse = { 200: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }), ...errorResponses };
 
+/** Aborted when the client goes away (or the answer is done), so a job waiting for its plan stops too. */
+function closeSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => controller.abort());
+  return controller.signal;
+}
+
+const sendWorkbook = (reply: FastifyReply, { fileName, stream }: StreamedFile) =>
+  reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(stream);
+
 /**
  * Audit views (spec 2.12, 2.13, 4.8; contract §4, §8): the list, one record, the export, the modules
  * present, the static labels and the daily report. Records are written only by the audit triggers.
@@ -30,6 +44,17 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
   const tags = ['audit'];
   const base = `${API_PREFIX}/audit`;
   const cap = () => deps.config.auditExportCap ?? AUDIT_EXPORT_CAP;
+  // PostgreSQL: the export and the daily report are built in a thread of lower priority over its own
+  // connection (PGlite lives in this thread and cannot be opened from another: built here).
+  const exportThread =
+    deps.database.kind === 'postgres'
+      ? createExportThread<AuditExportJobs>({
+          databaseUrl: deps.config.databaseUrl,
+          jobs: siblingModule(import.meta.url, 'export-jobs'),
+          niceness: deps.config.auditExportNice ?? AUDIT_EXPORT_NICE,
+        })
+      : null;
+  if (exportThread) app.addHook('onClose', () => exportThread.close());
 
   app.get(`${base}/logs`, {
     config: { permission: SYSTEM_AUDIT },
@@ -50,8 +75,10 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
       response: xlsxResponse,
     },
   }, async (request, reply) => {
-    const { fileName, stream } = await exportAuditLogs(ctxOf(deps, request), request.query, cap());
-    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(stream);
+    const ctx = ctxOf(deps, request);
+    if (!exportThread) return sendWorkbook(reply, await exportAuditLogs(ctx, request.query, cap()));
+    auditFilterOf(ctx, request.query); // a bad filter is refused here, without waking the thread
+    return sendWorkbook(reply, await exportThread.run('auditLogs', ctx, { query: request.query, cap: cap() }, closeSignal(reply)));
   });
 
   app.get(`${base}/logs/:id`, {
@@ -90,7 +117,8 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
       response: xlsxResponse,
     },
   }, async (request, reply) => {
-    const { fileName, stream } = await dailyAuditReport(ctxOf(deps, request), request.query, cap());
-    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(stream);
+    const ctx = ctxOf(deps, request);
+    if (!exportThread) return sendWorkbook(reply, await dailyAuditReport(ctx, request.query, cap()));
+    return sendWorkbook(reply, await exportThread.run('dailyReport', ctx, { query: request.query, cap: cap() }, closeSignal(reply)));
   });
 }
