@@ -6,10 +6,11 @@ import { auditLogs } from './audit-fixtures.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
 /**
- * The audit capture runs once per statement (migration 0022): what a statement-level trigger could get
- * wrong that a row-level one could not — pairing old and new rows, one record per row, no record for a
- * no-op, the settings of the transaction, the company rule, credentials. Writes go straight to SQL in
- * one transaction, as a service does, so each case controls exactly which statements run.
+ * The audit capture runs once per statement (migration 0022; one generated function per table since 0028):
+ * what a statement-level trigger could get wrong that a row-level one could not — pairing old and new rows,
+ * one record per row, no record for a no-op, the settings of the transaction, the company rule, credentials.
+ * Writes go straight to SQL in one transaction, as a service does, so each case controls exactly which
+ * statements run.
  */
 
 interface AuditRow {
@@ -232,5 +233,49 @@ describe('audit trigger arguments', () => {
       queryRows<{ definition: string }>(q, sql`select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'audit_users_update'`),
     );
     expect(users!.definition.endsWith(`, '{password_hash}')`)).toBe(true);
+  });
+
+  it('fails while a column of an audited table changed without audit_attach() again, which then records it', async () => {
+    const database = t.service.deps.database;
+    const ddl = (statement: SQL) => database.transaction({ actor: 'setup' }, (tx) => tx.execute(statement));
+    const problems = async () => (await auditTriggerProblems(database)).problems.filter((problem) => problem.startsWith('audit_drift_probe:'));
+    const stale =
+      'audit_drift_probe: audit_audit_drift_probe_capture() was generated for other columns than the table has now; call audit_attach() again in the migration that changed them';
+    await ddl(sql`create table audit_drift_probe (id serial primary key, name text not null, company_name text, updated_at timestamptz not null default now())`);
+    try {
+      await ddl(sql`select audit_attach('audit_drift_probe', '系统管理', 'name')`);
+      expect(await problems()).toEqual([]);
+
+      await ddl(sql`alter table audit_drift_probe add column note text`);
+      expect(await problems()).toEqual([stale]);
+      await ddl(sql`select audit_attach('audit_drift_probe', '系统管理', 'name')`);
+      expect(await problems()).toEqual([]);
+      const since = await lastAuditId(database);
+      await runAudited(database, [sql`insert into audit_drift_probe (name) values ('p')`, sql`update audit_drift_probe set note = 'n'`], { actor: 'drift' });
+      const records = await auditRecordsSince<AuditRow>(database, since, 'audit_drift_probe', 'company_name');
+      expect(records.map((r) => r.details.changes ?? r.details.created)).toEqual([
+        expect.objectContaining({ name: 'p', note: null }),
+        [{ field: 'note', old: null, new: 'n' }],
+      ]);
+
+      // a credential-like column: the triggers' arguments and the function both disagree
+      await ddl(sql`alter table audit_drift_probe add column api_token text`);
+      expect((await problems()).filter((problem) => problem.includes('credential columns {api_token}'))).toHaveLength(3);
+      expect(await problems()).toContain(stale);
+      await ddl(sql`select audit_attach('audit_drift_probe', '系统管理', 'name')`);
+      expect(await problems()).toEqual([]);
+
+      // a retype the function does not depend on (text and varchar compare alike), one it does (an array
+      // compares as JSON), and a dropped name column (the function cannot even be generated again)
+      await ddl(sql`alter table audit_drift_probe alter column note type varchar(20)`);
+      expect(await problems()).toEqual([]);
+      await ddl(sql`alter table audit_drift_probe alter column note type text[] using array[note]`);
+      expect(await problems()).toEqual([stale]);
+      await ddl(sql`alter table audit_drift_probe drop column name`);
+      expect(await problems()).toEqual([expect.stringMatching(/^audit_drift_probe: audit_audit_drift_probe_capture\(\) cannot be generated again \(.*has no column name/)]);
+    } finally {
+      await ddl(sql`drop table audit_drift_probe`);
+      await ddl(sql`drop function audit_audit_drift_probe_capture()`);
+    }
   });
 });

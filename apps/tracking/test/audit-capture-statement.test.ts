@@ -5,9 +5,10 @@ import { auditRecordsSince, auditTriggerProblems, lastAuditId, runAudited } from
 import { buildTestTracking, type TestTracking } from './helpers.js';
 
 /**
- * The tracking service's audit capture runs once per statement (migration 0008): pairing old and new
- * rows, one record per row, no record for a no-op, the transaction's settings, the department rule and
- * credentials. Writes go straight to SQL in one transaction, so each case controls its statements.
+ * The tracking service's audit capture runs once per statement (migration 0008; one generated function per
+ * table since 0009): pairing old and new rows, one record per row, no record for a no-op, the transaction's
+ * settings, the department rule and credentials. Writes go straight to SQL in one transaction, so each case
+ * controls its statements.
  */
 
 interface AuditRow {
@@ -119,5 +120,32 @@ describe('tracking audit capture per statement', () => {
       queryRows<{ definition: string }>(q, sql`select pg_get_triggerdef(oid) as definition from pg_trigger where tgname = 'audit_users_update'`),
     );
     expect(users!.definition.endsWith(`, '{password_hash}')`)).toBe(true);
+  });
+
+  it('fails while a column of an audited table changed without audit_attach() again, which then records it', async () => {
+    const database = t.service.deps.database;
+    const ddl = (statement: SQL) => database.transaction({ actor: 'setup' }, (tx) => tx.execute(statement));
+    const problems = async () => (await auditTriggerProblems(database)).problems.filter((problem) => problem.startsWith('audit_drift_probe:'));
+    await ddl(sql`create table audit_drift_probe (id serial primary key, name text not null, department text)`);
+    try {
+      await ddl(sql`select audit_attach('audit_drift_probe', '用户管理', 'name')`);
+      expect(await problems()).toEqual([]);
+      await ddl(sql`alter table audit_drift_probe add column note text`);
+      expect(await problems()).toEqual([
+        'audit_drift_probe: audit_audit_drift_probe_capture() was generated for other columns than the table has now; call audit_attach() again in the migration that changed them',
+      ]);
+      await ddl(sql`select audit_attach('audit_drift_probe', '用户管理', 'name')`);
+      expect(await problems()).toEqual([]);
+      const since = await lastId();
+      await run([sql`insert into audit_drift_probe (name, department) values ('p', 'BETA')`, sql`update audit_drift_probe set note = 'n'`]);
+      const records = await recordsSince(since, 'audit_drift_probe');
+      expect(records.map((r) => [r.department, r.details.changes ?? r.details.created])).toEqual([
+        ['BETA', expect.objectContaining({ name: 'p', note: null })],
+        ['BETA', [{ field: 'note', old: null, new: 'n' }]],
+      ]);
+    } finally {
+      await ddl(sql`drop table audit_drift_probe`);
+      await ddl(sql`drop function audit_audit_drift_probe_capture()`);
+    }
   });
 });

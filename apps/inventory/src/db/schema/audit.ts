@@ -2,7 +2,7 @@ import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { auditLogColumns } from '@wms/platform/db-schema';
 
 /**
- * Written only by the audit triggers (audit_capture_statement, attached by audit_attach()), in the same transaction as the change.
+ * Written only by the audit triggers (each table's generated audit_<table>_capture(), made by audit_attach()), in the same transaction as the change.
  * details holds one of created / deleted_snapshot / payload, plus changes for UPDATE.
  */
 export const auditLogs = pgTable(

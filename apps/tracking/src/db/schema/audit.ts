@@ -2,7 +2,7 @@ import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { auditLogColumns } from '@wms/platform/db-schema';
 
 /**
- * Written only by the audit triggers (audit_capture_statement, attached by audit_attach()), in the same transaction as the change.
+ * Written only by the audit triggers (each table's generated audit_<table>_capture(), made by audit_attach()), in the same transaction as the change.
  * `username` is the actor label: the logged-in account, the notification's operator, or 'system'.
  * details holds one of created / deleted_snapshot, plus changes for UPDATE.
  */
