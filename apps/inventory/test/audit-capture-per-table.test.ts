@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, type AuditContext, type Database } from '@wms/platform';
-import { attachGenericCaptureBeside, capturedRecords, lastAuditId } from '@wms/platform/testing';
+import type { AuditContext, Database } from '@wms/platform';
+import { attachGenericCaptureBeside, capturedRecords, lastAuditId, stepwiseRunner, sweepAuditedTables } from '@wms/platform/testing';
 import { INVENTORY_MIGRATIONS } from '../src/app.js';
 import { seedDemoIfEmpty } from '../src/seed/demo.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
@@ -25,22 +25,7 @@ describe('audit capture per table', () => {
   let t: TestInventory;
   let database: Database;
   let since = 0;
-  let failedSteps = 0;
-
-  /** Runs each statement in a savepoint of one transaction; one that fails (a foreign key) is undone and counted. */
-  const run = (audit: AuditContext, statements: readonly SQL[]) =>
-    database.transaction(audit, async (tx) => {
-      for (const statement of statements) {
-        await tx.execute(sql`savepoint step`);
-        try {
-          await tx.execute(statement);
-          await tx.execute(sql`release savepoint step`);
-        } catch {
-          await tx.execute(sql`rollback to savepoint step`);
-          failedSteps += 1;
-        }
-      }
-    });
+  const { run, failedSteps } = stepwiseRunner(() => database);
 
   beforeAll(async () => {
     t = await buildTestInventory();
@@ -121,35 +106,14 @@ describe('audit capture per table', () => {
       sql`delete from role_permissions where role_code like 'EQ\\_ROLE%'`,
     ]);
 
-    // every audited table: a no-op UPDATE of every row, updated_at alone on every row, then DELETE of every
-    // row (several passes, so rows whose references went first can go too; refused ones are undone)
-    const tables = await database.read((q) =>
-      queryRows<{ table_name: string; first_column: string; has_updated_at: boolean }>(
-        q,
-        sql`select c.relname as table_name,
-                   (select a.attname from pg_attribute a where a.attrelid = c.oid and a.attnum = 1) as first_column,
-                   exists (select from pg_attribute a where a.attrelid = c.oid and a.attname = 'updated_at' and not a.attisdropped) as has_updated_at
-              from pg_class c where exists (select from pg_trigger tg where tg.tgrelid = c.oid and tg.tgname like 'audit\\_%\\_generic')
-             order by c.relname`,
-      ),
-    );
-    expect(tables.length).toBeGreaterThan(20);
-    await run(
-      SWEEP,
-      tables.flatMap(({ table_name, first_column, has_updated_at }) => [
-        sql`update ${sql.identifier(table_name)} set ${sql.identifier(first_column)} = ${sql.identifier(first_column)}`,
-        ...(has_updated_at ? [sql`update ${sql.identifier(table_name)} set updated_at = updated_at + interval '1 second'`] : []),
-      ]),
-    );
-    for (let pass = 0; pass < 3; pass += 1) {
-      await run(SWEEP, tables.map(({ table_name }) => sql`delete from ${sql.identifier(table_name)}`));
-    }
+    const swept = await sweepAuditedTables(database, (statements) => run(SWEEP, statements));
+    expect(swept).toBeGreaterThan(20);
 
     const generated = await capturedRecords(database, 'audit_logs', since, 'company_name');
     const generic = await capturedRecords(database, 'audit_logs_generic', since, 'company_name');
     expect(generated.length).toBeGreaterThan(200);
     expect(generated).toEqual(generic);
-    expect(failedSteps).toBeGreaterThan(0);
+    expect(failedSteps()).toBeGreaterThan(0);
 
     // the cases above happened (so the comparison covered them)
     const details = (table: string, action: string) =>

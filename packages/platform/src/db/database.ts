@@ -184,16 +184,19 @@ function openPostgres(options: OpenDatabaseOptions) {
     transaction: <T, R>(audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>) =>
       pgTransaction(pool, (db as unknown as { dialect: PgDialect }).dialect, audit, fn, opening),
     read: <T>(fn: (q: Queryable) => Promise<T>) => fn(db),
-    ping: async () => {
-      try {
-        await pool.query('select 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => pingPool(pool),
     close: () => pool.end(),
   };
+}
+
+/** Whether the server answers on a connection of the pool. */
+export async function pingPool(pool: pg.Pool): Promise<boolean> {
+  try {
+    await pool.query('select 1');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function openPglite(options: OpenDatabaseOptions) {

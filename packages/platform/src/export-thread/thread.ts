@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { Database, Db } from '../db/database.js';
+import { pingPool, type Database, type Db } from '../db/database.js';
 import { AppError } from '../errors.js';
 import { createUseCaseContext } from '../http/context.js';
 import { deflateOnThisThread } from '../xlsx/zip-stream.js';
@@ -38,14 +38,7 @@ function openReadOnlyDatabase(url: string): Database {
     db,
     transaction: refuse,
     read: (fn) => fn(db),
-    ping: async () => {
-      try {
-        await pool.query('select 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => pingPool(pool),
     close: () => pool.end(),
   };
 }

@@ -126,3 +126,52 @@ export function capturedRecords(
     ),
   );
 }
+
+/**
+ * Runs statements for the capture comparison: each in a savepoint of one transaction per call, so one
+ * that fails (a foreign key) is undone and counted instead of ending the run. `databaseOf` is read per call
+ * (a test's database exists only once its app is built).
+ */
+export function stepwiseRunner(databaseOf: () => Database) {
+  let failed = 0;
+  const run = (audit: AuditContext, statements: readonly SQL[]) =>
+    databaseOf().transaction(audit, async (tx) => {
+      for (const statement of statements) {
+        await tx.execute(sql`savepoint step`);
+        try {
+          await tx.execute(statement);
+          await tx.execute(sql`release savepoint step`);
+        } catch {
+          await tx.execute(sql`rollback to savepoint step`);
+          failed += 1;
+        }
+      }
+    });
+  return { run, failedSteps: () => failed };
+}
+
+/**
+ * Every table with the generic capture beside it (attachGenericCaptureBeside): a no-op UPDATE of every
+ * row, updated_at alone on every row, then DELETE of every row (several passes, so rows whose references
+ * went first can go too; refused ones are undone). Answers the number of tables swept.
+ */
+export async function sweepAuditedTables(database: Database, run: (statements: readonly SQL[]) => Promise<void>): Promise<number> {
+  const tables = await database.read((q) =>
+    queryRows<{ table_name: string; first_column: string; has_updated_at: boolean }>(
+      q,
+      sql`select c.relname as table_name,
+                 (select a.attname from pg_attribute a where a.attrelid = c.oid and a.attnum = 1) as first_column,
+                 exists (select from pg_attribute a where a.attrelid = c.oid and a.attname = 'updated_at' and not a.attisdropped) as has_updated_at
+            from pg_class c where exists (select from pg_trigger tg where tg.tgrelid = c.oid and tg.tgname like 'audit\\_%\\_generic')
+           order by c.relname`,
+    ),
+  );
+  await run(
+    tables.flatMap(({ table_name, first_column, has_updated_at }) => [
+      sql`update ${sql.identifier(table_name)} set ${sql.identifier(first_column)} = ${sql.identifier(first_column)}`,
+      ...(has_updated_at ? [sql`update ${sql.identifier(table_name)} set updated_at = updated_at + interval '1 second'`] : []),
+    ]),
+  );
+  for (let pass = 0; pass < 3; pass += 1) await run(tables.map(({ table_name }) => sql`delete from ${sql.identifier(table_name)}`));
+  return tables.length;
+}
