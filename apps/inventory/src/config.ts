@@ -50,10 +50,10 @@ type Env = Record<string, string | undefined>;
 
 /**
  * CPU priority (nice) of the thread that builds audit exports on PostgreSQL, unless AUDIT_EXPORT_NICE
- * says otherwise: beside a busy event loop on the same core it gets about a tenth of the core (scheduler
- * weights 110 : 1024), and an idle core whole (docs/decisions.md, Audit views).
+ * says otherwise: beside a busy event loop on the same core it gets about two fifths of the core (scheduler
+ * weights 655 : 1024), and an idle core whole (docs/decisions.md, Audit views 12: measured against 1, 3 and 10).
  */
-export const AUDIT_EXPORT_NICE = 10;
+export const AUDIT_EXPORT_NICE = 2;
 
 export function loadInventoryConfig(env: Env = process.env): InventoryConfig {
   const nodeEnv = readString(env, 'NODE_ENV', 'development');

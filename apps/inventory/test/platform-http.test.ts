@@ -76,7 +76,7 @@ describe('configuration', () => {
     expect(config.redisUrl).toBeUndefined();
     expect(config.internalApiKey).toBeUndefined();
     expect(config.credentialLimits).toEqual({ loginFailuresPerUser: 5, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 });
-    expect(config.auditExportNice).toBe(10);
+    expect(config.auditExportNice).toBe(2);
     expect(loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', AUDIT_EXPORT_NICE: '19' }).auditExportNice).toBe(19);
   });
 
