@@ -11,8 +11,16 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { Mutex } from './mutex.js';
-import type { Statement } from './statement.js';
-import { sharePreparedStatements, sqlSessionOf, statement, trackTransaction, type BatchItem } from './statement.js';
+import {
+  assertCommitted,
+  sharePreparedStatements,
+  sqlSessionOf,
+  statement,
+  trackTransaction,
+  type BatchItem,
+  type SqlSession,
+  type Statement,
+} from './statement.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Db = PgDatabase<PgQueryResultHKT, any>;
@@ -111,8 +119,8 @@ function auditSettings(audit: AuditContext): BatchItem {
 }
 
 /** What opens a transaction after BEGIN: the audit settings with the actor probe, then the opening statement. */
-function openingSql(client: unknown, audit: AuditContext, opening: OpeningStatement<unknown> | undefined): Promise<string> {
-  return sqlSessionOf(client).batchSql([auditSettings(audit), ...(opening ? [opening as BatchItem] : [])]);
+function openingSql(session: SqlSession, audit: AuditContext, opening: OpeningStatement<unknown> | undefined): Promise<string> {
+  return session.batchSql([auditSettings(audit), ...(opening ? [opening as BatchItem] : [])]);
 }
 
 /** Confirms the actor from the settings' answer and hands over the opening statement's rows. */
@@ -131,7 +139,8 @@ async function pgliteTransaction<T, R>(client: PGlite, dialect: PgDialect, audit
   return client.transaction(async (session) => {
     sharePreparedStatements(session, client);
     const tx = new PgliteTransaction(dialect, new PgliteSession(session, dialect, undefined, {}), undefined) as unknown as Tx;
-    const results = await sqlSessionOf(session).run(await openingSql(session, audit, opening));
+    const sql = sqlSessionOf(session);
+    const results = await sql.run(await openingSql(sql, audit, opening));
     return fn(tx, opened<R>(audit, results));
   });
 }
@@ -149,12 +158,10 @@ async function pgTransaction<T, R>(pool: pg.Pool, dialect: PgDialect, audit: Aud
   let broken: Error | undefined;
   try {
     const session = sqlSessionOf(client);
-    const [, ...results] = await session.run(`begin;\n${await openingSql(client, audit, opening)}`);
+    const [, ...results] = await session.run(`begin;\n${await openingSql(session, audit, opening)}`);
     const result = await fn(tx, opened<R>(audit, results));
     if (tracked.committedByBatch()) return result;
-    const [committed] = await session.run('commit');
-    // COMMIT of a transaction an earlier statement aborted answers ROLLBACK, not an error (as on PGlite)
-    if (committed?.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
+    assertCommitted((await session.run('commit'))[0]);
     return result;
   } catch (err) {
     if (!tracked.committedByBatch()) await client.query('rollback').catch((rollbackFailed: Error) => (broken = rollbackFailed));

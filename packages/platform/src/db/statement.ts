@@ -59,11 +59,6 @@ export function driverClientOf(q: Queryable): unknown {
   return (q as unknown as { session: { client: unknown } }).session.client;
 }
 
-/** A pool's clients are pg.Client instances too. */
-export function isPgClient(client: unknown): client is PgLike {
-  return client instanceof pg.Pool || client instanceof pg.Client;
-}
-
 /** Runs the statement on q (inside its transaction when q is one). */
 export async function runStatement<Row>(q: Queryable, st: Statement<Row>, values: readonly unknown[]): Promise<Row[]> {
   const [rows] = await runStatements(q, [[st, values]]);
@@ -98,11 +93,14 @@ export async function runStatementsAndCommit(q: Queryable, batch: Batch): Promis
   if (!ending) return runStatements(q, batch);
   const session = sqlSessionOf(client);
   const results = await session.run(`${await session.batchSql(batch)};\ncommit`);
-  const committed = results.pop();
   ending.committed = true;
-  // COMMIT of a transaction an earlier statement aborted answers ROLLBACK, not an error
-  if (committed?.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
+  assertCommitted(results.pop());
   return results.map((result) => result.rows);
+}
+
+/** COMMIT of a transaction an earlier statement aborted answers ROLLBACK, not an error: such a call is never done. */
+export function assertCommitted(commit: { command: string } | undefined): void {
+  if (commit?.command === 'ROLLBACK') throw new Error('transaction was rolled back by an earlier error');
 }
 
 /** PostgreSQL transactions opened by the platform, by their connection: whether a batch committed one already. */
@@ -132,7 +130,7 @@ async function runOnPool(pool: PgLike, batch: Batch): Promise<unknown[][]> {
  * literals (every statement casts its parameters). SQL-level names carry the prefix `sql_`: they share
  * PostgreSQL's namespace with the driver's protocol-level prepared statements.
  */
-interface SqlSession {
+export interface SqlSession {
   batchSql(batch: Batch): Promise<string>;
   run(text: string): Promise<PgResult[]>;
 }
@@ -144,7 +142,8 @@ export function sqlSessionOf(client: unknown): SqlSession {
       return Array.isArray(result) ? result : [result];
     }
     : async (text: string) => (await (client as PgliteLike).exec(text, { parsers: PGLITE_PARSERS })) as PgResult[];
-  const prepared = client instanceof pg.Client ? preparedOnConnection(client) : preparedNames.get(client as object);
+  // a pg connection is its own session; a PGlite client prepares only once sharePreparedStatements allowed it
+  const prepared = client instanceof pg.Client ? preparedNamesOf(client) : preparedNames.get(client as object);
   return {
     run,
     batchSql: async (batch) => {
@@ -166,9 +165,9 @@ export function sqlSessionOf(client: unknown): SqlSession {
   };
 }
 
-function preparedOnConnection(client: object): Set<string> {
-  let names = preparedNames.get(client);
-  if (!names) preparedNames.set(client, (names = new Set()));
+function preparedNamesOf(session: object): Set<string> {
+  let names = preparedNames.get(session);
+  if (!names) preparedNames.set(session, (names = new Set()));
   return names;
 }
 
@@ -180,9 +179,7 @@ const preparedNames = new WeakMap<object, Set<string>>();
 
 /** Lets runStatement prepare statements on this PGlite client; a transaction client shares its session's set. */
 export function sharePreparedStatements(client: object, session: object = client): void {
-  let names = preparedNames.get(session);
-  if (!names) preparedNames.set(session, (names = new Set()));
-  preparedNames.set(client, names);
+  preparedNames.set(client, preparedNamesOf(session));
 }
 
 /** The statement text with $1, $2, … replaced by quoted literals of the values. */

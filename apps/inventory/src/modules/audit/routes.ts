@@ -1,12 +1,11 @@
 import type { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, createExportThread, errorResponses, PageOf, siblingModule, XLSX_MIME, type StreamedFile } from '@wms/platform';
+import { API_PREFIX, attachmentHeader, createExportThread, errorResponses, PageOf, siblingModule, XLSX_MIME, type ExportJob, type StreamedFile } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { AUDIT_EXPORT_NICE } from '../../config.js';
-import { dailyAuditReport } from './daily-report.js';
-import { AUDIT_EXPORT_CAP, exportAuditLogs } from './export.js';
-import type { AuditExportJobs } from './export-jobs.js';
+import { AUDIT_EXPORT_CAP } from './export.js';
+import { exportJobs, type AuditExportJobs } from './export-jobs.js';
 import { auditFilterOf } from './filters.js';
 import { auditLabels } from './labels.js';
 import { getAuditLog, listAuditLogs, listAuditModules } from './list-service.js';
@@ -55,6 +54,19 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
         })
       : null;
   if (exportThread) app.addHook('onClose', () => exportThread.close());
+  /** The file of one audit export job: on the export thread, or in process (the same function) on PGlite. */
+  const sendFile = async <Name extends keyof AuditExportJobs>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    job: Name,
+    input: Parameters<AuditExportJobs[Name]>[1],
+  ) => {
+    const ctx = ctxOf(deps, request);
+    const file = exportThread
+      ? await exportThread.run(job, ctx, input, closeSignal(reply))
+      : await (exportJobs[job] as ExportJob<Parameters<AuditExportJobs[Name]>[1]>)(ctx, input);
+    return sendWorkbook(reply, file);
+  };
 
   app.get(`${base}/logs`, {
     config: { permission: SYSTEM_AUDIT },
@@ -75,10 +87,8 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
       response: xlsxResponse,
     },
   }, async (request, reply) => {
-    const ctx = ctxOf(deps, request);
-    if (!exportThread) return sendWorkbook(reply, await exportAuditLogs(ctx, request.query, cap()));
-    auditFilterOf(ctx, request.query); // a bad filter is refused here, without waking the thread
-    return sendWorkbook(reply, await exportThread.run('auditLogs', ctx, { query: request.query, cap: cap() }, closeSignal(reply)));
+    auditFilterOf(ctxOf(deps, request), request.query); // a bad filter is refused here, without waking the thread
+    return sendFile(request, reply, 'auditLogs', { query: request.query, cap: cap() });
   });
 
   app.get(`${base}/logs/:id`, {
@@ -117,8 +127,6 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
       response: xlsxResponse,
     },
   }, async (request, reply) => {
-    const ctx = ctxOf(deps, request);
-    if (!exportThread) return sendWorkbook(reply, await dailyAuditReport(ctx, request.query, cap()));
-    return sendWorkbook(reply, await exportThread.run('dailyReport', ctx, { query: request.query, cap: cap() }, closeSignal(reply)));
+    return sendFile(request, reply, 'dailyReport', { query: request.query, cap: cap() });
   });
 }
