@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, DataDirLockedError, queryRows } from '@wms/platform';
+import { openDatabase, DataDirLockedError, queryRows, runStatement, statement, type Queryable } from '@wms/platform';
 import { INVENTORY_MIGRATIONS, INVENTORY_PGLITE_EXTENSIONS } from '../src/app.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
@@ -82,6 +82,26 @@ describe('database engine', () => {
       .filter((row) => !row.audited && !technical.has(row.table_name))
       .map((row) => row.table_name);
     expect(missing).toEqual([]);
+  });
+
+  // PGlite: openDatabase makes the instance read these types as text and drops the per-call parsers that
+  // only restate it (PGlite copies its whole parser table for them on every call); every path must still
+  // answer what drizzle's own parsers give.
+  it('answers timestamps, dates, intervals and numeric arrays as text on every path', async () => {
+    const { database } = t.service.deps;
+    const shapes = `select '2026-11-24 10:00:00+00'::timestamptz as at, '2026-11-24'::date as day, '1 day'::interval as span,
+                           array['2026-11-24 10:00:00+00']::timestamptz[] as ats, array[1.50, 2]::numeric[] as amounts,
+                           42::int as n, true as yes, '{"a":1}'::jsonb as doc`;
+    const viaDrizzle = async (q: Queryable) => (await queryRows<Record<string, unknown>>(q, sql.raw(shapes)))[0];
+    const [fromRead, [fromTransaction, fromStatement]] = await Promise.all([
+      database.read(viaDrizzle),
+      database.transaction({ actor: 'test' }, async (tx) => [await viaDrizzle(tx), (await runStatement(tx, statement('text_types_shapes', shapes), []))[0]]),
+    ]);
+    expect(fromRead).toMatchObject({ day: '2026-11-24', span: '1 day', amounts: '{1.50,2}', n: 42, yes: true, doc: { a: 1 } });
+    expect(fromRead!.at).toMatch(/^2026-11-2[45] \d\d:00:00[+-]\d\d/);
+    expect(fromRead!.ats).toMatch(/^\{"2026-11-2[45] \d\d:00:00[+-]\d\d"\}$/);
+    expect(fromTransaction).toEqual(fromRead);
+    expect(fromStatement).toEqual(fromRead);
   });
 });
 

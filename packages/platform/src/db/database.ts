@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { Mutex } from './mutex.js';
+import { readTextTypesAsText, skipRestatedParsers } from './text-types.js';
 import {
   assertCommitted,
   sharePreparedStatements,
@@ -138,6 +139,7 @@ function opened<R>(audit: AuditContext, results: Array<{ rows: unknown[] }>): R[
 async function pgliteTransaction<T, R>(client: PGlite, dialect: PgDialect, audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>): Promise<T> {
   return client.transaction(async (session) => {
     sharePreparedStatements(session, client);
+    skipRestatedParsers(session);
     const tx = new PgliteTransaction(dialect, new PgliteSession(session, dialect, undefined, {}), undefined) as unknown as Tx;
     const sql = sqlSessionOf(session);
     const results = await sql.run(await openingSql(sql, audit, opening));
@@ -214,6 +216,8 @@ async function openPglite(options: OpenDatabaseOptions) {
   try {
     if (dir) mkdirSync(dir, { recursive: true });
     client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: options.pgliteExtensions ?? {} });
+    readTextTypesAsText(client);
+    skipRestatedParsers(client);
   } catch (err) {
     releaseLock();
     throw err;

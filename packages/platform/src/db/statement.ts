@@ -1,7 +1,7 @@
-import { types as pgliteTypes } from '@electric-sql/pglite';
 import { getTableColumns, type Table } from 'drizzle-orm';
 import pg from 'pg';
 import type { Queryable } from './database.js';
+import { keepText, TEXT_PARSERS, TEXT_TYPE_IDS } from './text-types.js';
 
 /**
  * A hand-written statement of a hot path, prepared once per connection by name and reused by every
@@ -20,27 +20,9 @@ export function statement<Row>(name: string, text: string): Statement<Row> {
   return { name, text };
 }
 
-const TEXT_TYPE_IDS = new Set<number>([
-  pg.types.builtins.TIMESTAMPTZ,
-  pg.types.builtins.TIMESTAMP,
-  pg.types.builtins.DATE,
-  pg.types.builtins.INTERVAL,
-  1115, // timestamp[]
-  1182, // date[]
-  1185, // timestamptz[]
-  1187, // interval[]
-  1231, // numeric[]
-]);
-const keepText = (value: string) => value;
 const PG_TYPES = {
   getTypeParser: (typeId: number, format?: 'text' | 'binary') =>
     TEXT_TYPE_IDS.has(typeId) ? keepText : pg.types.getTypeParser(typeId, format as 'text'),
-};
-const PGLITE_PARSERS = {
-  [pgliteTypes.TIMESTAMP]: keepText,
-  [pgliteTypes.TIMESTAMPTZ]: keepText,
-  [pgliteTypes.INTERVAL]: keepText,
-  [pgliteTypes.DATE]: keepText,
 };
 
 interface PgLike {
@@ -51,7 +33,7 @@ interface PgResult {
   command: string;
 }
 interface PgliteLike {
-  exec(text: string, options?: { parsers: typeof PGLITE_PARSERS }): Promise<Array<{ rows: unknown[] }>>;
+  exec(text: string, options: { parsers: typeof TEXT_PARSERS }): Promise<Array<{ rows: unknown[] }>>;
 }
 
 /** The driver client behind a drizzle database or transaction: a pg Pool / PoolClient or a PGlite (transaction). */
@@ -141,7 +123,7 @@ export function sqlSessionOf(client: unknown): SqlSession {
       const result = await (client as unknown as PgLike).query({ text, types: PG_TYPES });
       return Array.isArray(result) ? result : [result];
     }
-    : async (text: string) => (await (client as PgliteLike).exec(text, { parsers: PGLITE_PARSERS })) as PgResult[];
+    : async (text: string) => (await (client as PgliteLike).exec(text, { parsers: TEXT_PARSERS })) as PgResult[];
   // a pg connection is its own session; a PGlite client prepares only once sharePreparedStatements allowed it
   const prepared = client instanceof pg.Client ? preparedNamesOf(client) : preparedNames.get(client as object);
   return {
