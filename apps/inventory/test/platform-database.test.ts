@@ -84,6 +84,24 @@ describe('database engine', () => {
     expect(missing).toEqual([]);
   });
 
+  // A statement taking an array is estimated at ten elements, so PostgreSQL's own choice would plan it anew
+  // on every call; the batch runs it on its generic plan and leaves the setting as it was for the rest.
+  it('runs prepared statements on their generic plan, and only them', async () => {
+    const { database } = t.service.deps;
+    const byIds = statement<{ id: number }>('generic_plan_probe', 'select id from users where id = any($1::int[]) order by id');
+    const [plans, mode] = await database.transaction({ actor: 'test' }, async (tx) => {
+      for (let i = 0; i < 8; i++) await runStatement(tx, byIds, [[1, 2, 3].slice(0, 1 + (i % 3))]);
+      const [counts] = await queryRows<{ generic_plans: number; custom_plans: number }>(
+        tx,
+        sql`select generic_plans::int, custom_plans::int from pg_prepared_statements where name = 'sql_generic_plan_probe'`,
+      );
+      const [setting] = await queryRows<{ plan_cache_mode: string }>(tx, sql`select current_setting('plan_cache_mode') as plan_cache_mode`);
+      return [counts, setting?.plan_cache_mode] as const;
+    });
+    expect(plans).toEqual({ generic_plans: 8, custom_plans: 0 });
+    expect(mode).toBe('auto');
+  });
+
   // PGlite: openDatabase makes the instance read these types as text and drops the per-call parsers that
   // only restate it (PGlite copies its whole parser table for them on every call); every path must still
   // answer what drizzle's own parsers give.
