@@ -138,13 +138,21 @@ function opened<R>(audit: AuditContext, results: Array<{ rows: unknown[] }>): R[
  */
 async function pgliteTransaction<T, R>(client: PGlite, dialect: PgDialect, audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>): Promise<T> {
   return client.transaction(async (session) => {
-    sharePreparedStatements(session, client);
-    skipRestatedParsers(session);
+    adoptPgliteClient(session, client);
     const tx = new PgliteTransaction(dialect, new PgliteSession(session, dialect, undefined, {}), undefined) as unknown as Tx;
-    const sql = sqlSessionOf(session);
-    const results = await sql.run(await openingSql(sql, audit, opening));
+    const sqlSession = sqlSessionOf(session);
+    const results = await sqlSession.run(await openingSql(sqlSession, audit, opening));
     return fn(tx, opened<R>(audit, results));
   });
+}
+
+/**
+ * What every PGlite client of the platform (the instance, and each of its transactions) needs: the
+ * instance's prepared statements, and no per-call parsers that only restate its own (readTextTypesAsText).
+ */
+function adoptPgliteClient(client: object, instance: object = client): void {
+  sharePreparedStatements(client, instance);
+  skipRestatedParsers(client);
 }
 
 /**
@@ -217,14 +225,13 @@ async function openPglite(options: OpenDatabaseOptions) {
     if (dir) mkdirSync(dir, { recursive: true });
     client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: options.pgliteExtensions ?? {} });
     readTextTypesAsText(client);
-    skipRestatedParsers(client);
   } catch (err) {
     releaseLock();
     throw err;
   }
   const db: Db = drizzlePglite({ client });
   const dialect = (db as unknown as { dialect: PgDialect }).dialect;
-  sharePreparedStatements(client);
+  adoptPgliteClient(client);
   const mutex = new Mutex();
   let closed = false;
   return {

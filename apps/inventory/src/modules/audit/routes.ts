@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, createExportThread, errorResponses, PageOf, siblingModule, XLSX_MIME, type ExportJob, type StreamedFile } from '@wms/platform';
+import { API_PREFIX, attachmentHeader, createExportThread, errorResponses, PageOf, siblingModule, XLSX_MIME, type ExportJob, type StreamedFile, type UseCaseContext } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { AUDIT_EXPORT_NICE } from '../../config.js';
 import { AUDIT_EXPORT_CAP } from './export.js';
@@ -56,12 +56,11 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
   if (exportThread) app.addHook('onClose', () => exportThread.close());
   /** The file of one audit export job: on the export thread, or in process (the same function) on PGlite. */
   const sendFile = async <Name extends keyof AuditExportJobs>(
-    request: FastifyRequest,
+    ctx: UseCaseContext,
     reply: FastifyReply,
     job: Name,
     input: Parameters<AuditExportJobs[Name]>[1],
   ) => {
-    const ctx = ctxOf(deps, request);
     const file = exportThread
       ? await exportThread.run(job, ctx, input, closeSignal(reply))
       : await (exportJobs[job] as ExportJob<Parameters<AuditExportJobs[Name]>[1]>)(ctx, input);
@@ -87,8 +86,9 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
       response: xlsxResponse,
     },
   }, async (request, reply) => {
-    auditFilterOf(ctxOf(deps, request), request.query); // a bad filter is refused here, without waking the thread
-    return sendFile(request, reply, 'auditLogs', { query: request.query, cap: cap() });
+    const ctx = ctxOf(deps, request);
+    auditFilterOf(ctx, request.query); // a bad filter is refused here, without waking the thread
+    return sendFile(ctx, reply, 'auditLogs', { query: request.query, cap: cap() });
   });
 
   app.get(`${base}/logs/:id`, {
@@ -127,6 +127,6 @@ export function registerAuditRoutes(app: InventoryFastify, deps: InventoryDeps) 
       response: xlsxResponse,
     },
   }, async (request, reply) => {
-    return sendFile(request, reply, 'dailyReport', { query: request.query, cap: cap() });
+    return sendFile(ctxOf(deps, request), reply, 'dailyReport', { query: request.query, cap: cap() });
   });
 }
