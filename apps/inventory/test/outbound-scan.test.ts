@@ -181,3 +181,35 @@ describe('POST /outbound/bom-match-stock', () => {
     expect((await match(w.inbound.token, { child_ids: [1] })).statusCode).toBe(403);
   });
 });
+
+describe('GET /outbound/scan from many handhelds at the same moment', () => {
+  it('answers each scan its own row, company check, permission and add-back', async () => {
+    const alpha = await materialWithStock(t, 'ALPHA', [4, 5, 6, 7]);
+    const beta = await materialWithStock(t, 'BETA', [3]);
+    const held = await submitOk(t, w.sales.token, [{ base_id: alpha.material.id, quantity: 7 }]); // the row of 7 → 0
+    const [four, five, six, seven] = alpha.rows as [StockRowJson, StockRowJson, StockRowJson, StockRowJson];
+    const betaRow = beta.rows[0]!;
+    const expected: Array<[() => ReturnType<typeof scan>, number, Record<string, unknown>]> = [];
+    for (let round = 0; round < 5; round++) {
+      expected.push(
+        [() => scan(w.op.token, seven.sku, held.id), 200, { id: seven.id, available_quantity: 7, reservation_applied: true }],
+        [() => scan(w.op.token, seven.sku), 200, { id: seven.id, available_quantity: 0, reservation_applied: false }],
+        [() => scan(w.op.token, four.sku, held.id), 200, { id: four.id, available_quantity: 4, reservation_applied: false }],
+        [() => scan(w.admin, five.sku), 200, { id: five.id, available_quantity: 5 }],
+        [() => scan(w.op.token, betaRow.sku), 403, { code: 'OTHER_COMPANY', company: 'BETA' }],
+        [() => scan(w.admin, betaRow.sku), 200, { id: betaRow.id, available_quantity: 3 }],
+        [() => scan(w.admin, betaRow.sku, held.id), 403, { code: 'OTHER_COMPANY' }],
+        [() => scan(w.betaMgr.token, six.sku, held.id), 404, {}],
+        [() => scan(w.op.token, `${six.sku}-X`), 404, { code: 'NOT_FOUND' }],
+        [() => scan(w.sales.token, six.sku), 403, {}],
+      );
+    }
+    const answers = await Promise.all(expected.map(([call]) => call()));
+    answers.forEach((answer, index) => {
+      const [, status, body] = expected[index]!;
+      expect({ index, status: answer.statusCode, body: answer.json() }).toMatchObject({ index, status, body });
+    });
+    expect(answers[3]!.json()).toHaveProperty('unit_cost');
+    expect(answers[0]!.json()).not.toHaveProperty('unit_cost');
+  });
+});

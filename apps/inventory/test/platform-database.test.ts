@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, DataDirLockedError, queryRows, runStatement, statement, type Queryable } from '@wms/platform';
+import { coalescedStatement, openDatabase, DataDirLockedError, queryRows, runCoalesced, runStatement, statement, type Queryable } from '@wms/platform';
 import { INVENTORY_MIGRATIONS, INVENTORY_PGLITE_EXTENSIONS } from '../src/app.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
@@ -120,6 +120,26 @@ describe('database engine', () => {
     expect(fromRead!.ats).toMatch(/^\{"2026-11-2[45] \d\d:00:00[+-]\d\d"\}$/);
     expect(fromTransaction).toEqual(fromRead);
     expect(fromStatement).toEqual(fromRead);
+  });
+
+  // Point reads made at the same moment go to PostgreSQL as one statement over arrays (the outbound scan);
+  // each caller still gets only its own rows, and a value the database refuses fails only its own call.
+  it('runs concurrent point reads together, each answered its own rows, a refused one failing alone', async () => {
+    const { database } = t.service.deps;
+    const echo = coalescedStatement<{ value: number; at: string }>(
+      'coalesced_echo_probe',
+      `select item.n::int as item, item.value, statement_timestamp()::text as at
+         from unnest($1::int[], $2::int[]) with ordinality as item(value, copies, n), generate_series(1, item.copies)`,
+    );
+    const read = (value: number, copies: number) => database.read((q) => runCoalesced(q, echo, [value, copies]));
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => read(i, i % 3)));
+    answers.forEach((rows, i) => expect(rows.map((row) => row.value)).toEqual(Array(i % 3).fill(i)));
+    const statements = new Set(answers.flat().map((row) => row.at));
+    if (usingPostgres) expect(statements.size).toBeLessThan(10);
+
+    const withRefused = await Promise.allSettled([read(1, 1), read(3_000_000_000, 1), read(2, 1)]);
+    expect(withRefused.map((settled) => settled.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((withRefused[2] as PromiseFulfilledResult<Array<{ value: number }>>).value).toMatchObject([{ value: 2 }]);
   });
 });
 

@@ -6,6 +6,7 @@ export * from './auth/company-scope.js';
 export * from './auth/jwt.js';
 export * from './auth/actor-source.js';
 export * from './db/statement.js';
+export * from './db/coalesced-statement.js';
 export * from './auth/password.js';
 export * from './auth/permissions.js';
 export * from './db/database.js';

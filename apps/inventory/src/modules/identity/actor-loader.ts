@@ -6,11 +6,15 @@ import { DERIVED_GRANTS } from './permission-catalog.js';
 /**
  * The account version of an inventory caller: the user row's xmin changes with every update of the
  * row (role, company, active, name…), the role's version with every change of its grants. No row for
- * an unknown or inactive user.
+ * an unknown or inactive user. `userId` is the SQL of the id (a parameter, or a column of a batch).
  */
-export const ACTOR_VERSION_SQL = `select u.xmin::text || '.' || coalesce(rv.version, 0)::text as version
+export function actorVersionSql(userId: string): string {
+  return `select u.xmin::text || '.' || coalesce(rv.version, 0)::text as version
   from users u left join role_versions rv on rv.role_code = u.role
-  where u.id = $1 and u.active`;
+  where u.id = ${userId} and u.active`;
+}
+
+export const ACTOR_VERSION_SQL = actorVersionSql('$1');
 
 /**
  * Inventory callers: the token only names the user, the table decides whether the account is still

@@ -1,6 +1,6 @@
-import { runStatement, statement, tableColumns, type Queryable } from '@wms/platform';
+import { coalescedStatement, runCoalesced, tableColumns, type Queryable } from '@wms/platform';
 import { stockRows, type OutboundRequestRow } from '../../db/schema/index.js';
-import { ACTOR_VERSION_SQL } from '../identity/actor-loader.js';
+import { actorVersionSql } from '../identity/actor-loader.js';
 import type { StockRowWithMaterial } from '../stock/stock-rows.js';
 
 const rowColumns = tableColumns(stockRows, 's', 's_');
@@ -8,19 +8,20 @@ const rowColumns = tableColumns(stockRows, 's', 's_');
 /**
  * GET /outbound/scan in one round trip: the caller's account version (so a cached actor is confirmed
  * here), what the scan needs of the request named (any company: the use case applies the scope), and the
- * row of the barcode with its material. Built once, prepared once per connection.
+ * row of the barcode with its material. Built once, prepared once per connection; the scans of many
+ * handhelds at the same moment go in one statement (coalescedStatement), each its one row.
  */
-const SCAN = statement<Record<string, unknown> & { actor_version: string | null; request_found: boolean; row_found: boolean }>(
+const SCAN = coalescedStatement<Record<string, unknown> & { actor_version: string | null; request_found: boolean; row_found: boolean }>(
   'outbound_scan',
-  `select (select version from (${ACTOR_VERSION_SQL}) as actor) as actor_version,
+  `select item.n::int as item, (select version from (${actorVersionSql('item.user_id')}) as actor) as actor_version,
           r.id is not null as request_found, r.company_name as request_company, r.biz_type as request_biz_type,
           r.status as request_status, r.items_json as request_items,
           s.id is not null as row_found, ${rowColumns.select},
           m.name as "m_materialName", m.spec_model as "m_specModel", m.category as "m_category", m.unit as "m_unit",
           m.company_name as "m_companyName", m.reference_price as "m_referencePrice"
-     from (select 1) as one
-     left join outbound_requests r on r.id = $3::int
-     left join (stock_rows s join materials m on m.id = s.base_id) on s.sku = $2::text`,
+     from unnest($1::int[], $2::text[], $3::int[]) with ordinality as item(user_id, barcode, request_id, n)
+     left join outbound_requests r on r.id = item.request_id
+     left join (stock_rows s join materials m on m.id = s.base_id) on s.sku = item.barcode`,
 );
 
 /** What the scan needs of the request: its company (scope) and what the add-back reads. */
@@ -33,7 +34,7 @@ export interface ScanLookup {
 }
 
 export async function lookUpScan(q: Queryable, userId: number, barcode: string, requestId: number | undefined): Promise<ScanLookup> {
-  const [found] = await runStatement(q, SCAN, [userId, barcode, requestId ?? null]);
+  const [found] = await runCoalesced(q, SCAN, [userId, barcode, requestId ?? null]);
   if (!found) return { actorVersion: null, request: null, row: null };
   return {
     actorVersion: found.actor_version,
