@@ -8,7 +8,8 @@ import { driverClientOf, runStatement, statement, type Statement } from './state
  * row with its item's position as the integer column `item`. On a PostgreSQL pool the calls that arrive
  * while earlier ones are still at the database go together as one statement: one round trip, one
  * execution and one socket write for all of them instead of one each, which is most of what a point
- * read costs PostgreSQL and the service. When nothing waits, a call runs alone at once.
+ * read costs PostgreSQL and the service. When nothing is at the database, a call goes at the end of the
+ * event loop's current turn, with whatever else that turn read.
  */
 export interface CoalescedStatement<Row> {
   readonly statement: Statement<Row & { item: number }>;

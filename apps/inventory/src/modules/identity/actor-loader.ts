@@ -29,8 +29,8 @@ export function createActorLoader(database: Database): ActorSource {
       role: users.role,
       companyName: users.companyName,
       active: users.active,
-      // the one version formula; its $1 is this statement's only parameter, the user id
-      version: sql<string>`(select version from (${sql.raw(ACTOR_VERSION_SQL)}) as current_version)`,
+      // the one version formula, for the user row read here
+      version: sql<string>`(select version from (${sql.raw(actorVersionSql('"users"."id"'))}) as current_version)`,
       grants: sql<string[]>`coalesce(array_agg(${rolePermissions.permissionCode}) filter (where ${rolePermissions.permissionCode} is not null), '{}')`,
     })
     .from(users)
