@@ -159,7 +159,7 @@ describe('retries', () => {
     expect(outcomeOf({ status: 204, body: '' })).toEqual({ kind: 'delivered' });
     expect(outcomeOf({ status: 401, body: 'no' })).toMatchObject({ kind: 'failed' });
     expect(outcomeOf({ status: 503, body: '' })).toMatchObject({ kind: 'retry' });
-    expect(outcomeOf({ status: 429, body: '' })).toMatchObject({ kind: 'retry' }); // the receiver's credential throttle
+    expect(outcomeOf({ status: 429, body: '' })).toMatchObject({ kind: 'failed' }); // contract §8: only network errors and 5xx are retried
     expect(outcomeOf({ status: 302, body: '' })).toMatchObject({ kind: 'retry' });
     expect(outcomeOf({ networkError: 'ECONNREFUSED' })).toMatchObject({ kind: 'retry', error: expect.stringContaining('ECONNREFUSED') });
   });
@@ -185,11 +185,11 @@ describe('retries', () => {
     expect(callsFor(message.event_id)).toHaveLength(3);
   });
 
-  it('fails a message at once on a 4xx answer and tries it no more', async () => {
-    fake.script(422);
+  it.each([422, 429])('fails a message at once on a %i answer and tries it no more', async (status) => {
+    fake.script(status);
     const message = await stockInProduct();
     const row = await delivered(message.event_id);
-    expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: expect.stringMatching(/^HTTP 422/) });
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: expect.stringMatching(new RegExp(`^HTTP ${status}`)) });
     await settle(200);
     expect(callsFor(message.event_id)).toHaveLength(1);
   });

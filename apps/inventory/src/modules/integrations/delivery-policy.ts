@@ -12,15 +12,14 @@ export type DeliveryOutcome =
   | { kind: 'failed'; error: string };
 
 /**
- * Contract §5, §8: any 2xx ends it, a 4xx fails it at once, everything else is retried. 429 is the
- * receiver's credential throttle (possibly tripped by someone else's wrong keys from this address), not a
- * refusal of the message: it is retried like a 5xx.
+ * Contract §5, §8: any 2xx ends it, every 4xx fails it at once (429 included: the contract retries only
+ * network errors and 5xx; a SUPER_ADMIN sends a failed message again through the outbox), everything else
+ * is retried.
  */
 export function outcomeOf(answer: TrackingAnswer): DeliveryOutcome {
   if ('networkError' in answer) return { kind: 'retry', error: `网络错误: ${answer.networkError}` };
   if (answer.status >= 200 && answer.status < 300) return { kind: 'delivered' };
   const error = `HTTP ${answer.status}${answer.body ? `: ${answer.body.slice(0, 500)}` : ''}`;
-  if (answer.status === 429) return { kind: 'retry', error };
   if (answer.status >= 400 && answer.status < 500) return { kind: 'failed', error };
   return { kind: 'retry', error };
 }
