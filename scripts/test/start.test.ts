@@ -63,7 +63,7 @@ async function stockInByIdentityCard(inventoryToken: string, serial: string) {
   const stocked = await api(inventoryPort, '/inbound/stock', {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ source_table: 'stock_product', base_id: card.base_id, serial_number: serial, in_quantity: 1 }),
+    body: JSON.stringify({ source_table: 'stock_product', base_id: card.base_id, serial_number: serial, in_quantity: 1, company_name: card.company_name }),
   });
   expect(stocked.status).toBe(201);
   const { token } = (await (await login(trackingPort)).json()) as { token: string };

@@ -97,7 +97,7 @@ describe('a typed client over HTTP', () => {
     const baseId = material.data!.id;
 
     const row = await admin.POST('/api/v1/inbound/stock', {
-      body: { source_table: 'stock_buy', base_id: baseId, in_quantity: 12.5, warehouse_location: 'A/01/01' },
+      body: { source_table: 'stock_buy', base_id: baseId, in_quantity: 12.5, warehouse_location: 'A/01/01', company_name: 'ALPHA' },
     });
     expect(row.data).toMatchObject({ base_id: baseId, stock_quantity: 12.5, available_quantity: 12.5, company_name: 'ALPHA' });
 

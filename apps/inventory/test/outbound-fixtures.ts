@@ -38,7 +38,7 @@ export async function materialWithStock(
   const material = await createMaterial(t, t.adminToken, { company_name: company });
   const rows: StockRowJson[] = [];
   for (const quantity of quantities) {
-    rows.push(await stockIn(t, t.adminToken, { base_id: material.id, in_quantity: quantity, ...rowOverrides }));
+    rows.push(await stockIn(t, t.adminToken, { base_id: material.id, in_quantity: quantity, company_name: company, ...rowOverrides }));
   }
   return { material, rows };
 }

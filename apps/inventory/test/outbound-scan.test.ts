@@ -144,8 +144,8 @@ describe('POST /outbound/bom-match-stock', () => {
   it('answers the rows with available stock of every kind for the materials, without price fields', async () => {
     const bought = await materialWithStock(t, 'ALPHA', [5, 2], { unit_cost: 3 });
     const other = await materialWithStock(t, 'ALPHA', [1]);
-    const semi = await stockIn(t, w.admin, { base_id: other.material.id, source_table: 'stock_semi', in_quantity: 4 });
-    const product = await stockIn(t, w.admin, { base_id: other.material.id, source_table: 'stock_product', in_quantity: 1, serial_number: 'SN-BOM-1' });
+    const semi = await stockIn(t, w.admin, { base_id: other.material.id, source_table: 'stock_semi', in_quantity: 4, company_name: 'ALPHA' });
+    const product = await stockIn(t, w.admin, { base_id: other.material.id, source_table: 'stock_product', in_quantity: 1, serial_number: 'SN-BOM-1', company_name: 'ALPHA' });
     const beta = await materialWithStock(t, 'BETA', [9]);
     await submitOk(t, w.sales.token, [{ base_id: bought.material.id, quantity: 2 }]); // the row of 2 → first of 5 is larger: 5 → 3
     await submitOk(t, w.sales.token, [{ base_id: other.material.id, quantity: 1 }], { outbound_type: 'SALES' }); // semi 4 → 3

@@ -105,7 +105,7 @@ describe('Idempotency-Key on one instance', () => {
     const short = await withKey(t, 'POST', SUBMIT, w.sales.token, key, order(material.id, 5));
     expect(short.statusCode).toBe(400);
     expect(short.json().code).toBe('STOCK_SHORTAGE');
-    await stockIn(t, t.adminToken, { base_id: material.id, in_quantity: 10 }); // a rerun would now succeed
+    await stockIn(t, t.adminToken, { base_id: material.id, in_quantity: 10, company_name: 'ALPHA' }); // a rerun would now succeed
     const repeat = await withKey(t, 'POST', SUBMIT, w.sales.token, key, order(material.id, 5));
     expect(repeat.statusCode).toBe(400);
     expect(repeat.body).toBe(short.body);

@@ -103,12 +103,15 @@ describe('POST /purchase', () => {
       expect(typeof response.json().msg).toBe('string');
       if (field) expect(response.json().field).toBe(field);
     }
-    const admin = await t.request('POST', PURCHASE, {
+    // contract §3: a cross-domain caller names the company, and every material must be of it
+    const unnamed = await t.request('POST', PURCHASE, { token: t.adminToken, body: { items: [{ base_id: resistor.id, quantity: 1 }] } });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json()).toMatchObject({ code: 'COMPANY_REQUIRED', field: 'company_name' });
+    const foreign = await t.request('POST', PURCHASE, {
       token: t.adminToken,
-      body: { items: [{ base_id: resistor.id, quantity: 1 }, { base_id: betaMaterial.id, quantity: 1 }] },
+      body: { company_name: 'ALPHA', items: [{ base_id: resistor.id, quantity: 1 }, { base_id: betaMaterial.id, quantity: 1 }] },
     });
-    expect(admin.statusCode).toBe(400);
-    expect(admin.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'items' });
+    expect(foreign.statusCode).toBe(404);
     expect(await countPurchases(t)).toBe(before);
   });
 

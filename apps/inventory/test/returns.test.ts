@@ -289,7 +289,7 @@ describe('reissue', () => {
     expect(await rowState(t, row.id)).toEqual(stateBefore);
 
     // once stock arrives the same return goes through
-    await stockIn(t, t.adminToken, { base_id: material.id, in_quantity: 3 });
+    await stockIn(t, t.adminToken, { base_id: material.id, in_quantity: 3, company_name: 'ALPHA' });
     const again = await postReturn(t, w.mgr.token, { outbound_id: line.id, return_type: 'defective', quantity: 3, need_reissue: true });
     expect(again.statusCode).toBe(201);
     expect(await rowState(t, row.id)).toEqual(stateBefore);

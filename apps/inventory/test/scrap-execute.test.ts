@@ -78,7 +78,7 @@ describe('execution by scan (stock rows)', () => {
 
   it('takes the cost from the material’s referencePrice without a unit cost, else 0; the loss is rounded half up', async () => {
     const priced = await createMaterial(t, t.adminToken, { company_name: 'ALPHA', referencePrice: 3.33 });
-    const pricedRow = await stockIn(t, t.adminToken, { base_id: priced.id, in_quantity: 5 });
+    const pricedRow = await stockIn(t, t.adminToken, { base_id: priced.id, in_quantity: 5, company_name: 'ALPHA' });
     const free = await materialWithStock(t, 'ALPHA', [5]);
     for (const [row, cost, loss] of [[pricedRow, '3.33', '5.00'], [free.rows[0]!, '0.00', '0.00']] as const) {
       const request = await approvedStockScrap(w, row, 1.5);

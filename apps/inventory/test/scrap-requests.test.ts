@@ -157,26 +157,25 @@ describe('POST /scrap/request (stock rows)', () => {
     expect(await rowState(t, beta.rows[0]!.id)).toEqual({ stock: 5, available: 5, status: '在库' });
   });
 
-  it('lets a cross-domain caller submit for a company, whose rows decide; rows of two companies are 400', async () => {
+  it('makes a cross-domain caller name the company (contract §3), whose rows it must be; nothing is reserved otherwise', async () => {
     const alpha = await materialWithStock(t, 'ALPHA', [5]);
     const beta = await materialWithStock(t, 'BETA', [5]);
-    const byRows = await ok<ScrapRequestJson>(
-      await submitStockScrap(t, t.adminToken, { items: [{ source_table: 'stock_buy', stock_id: beta.rows[0]!.id, scrap_qty: 1 }], approver_ids: [w.betaMgr.id] }),
-      201,
-    );
-    expect(byRows.company_name).toBe('BETA');
+    const betaItem = { source_table: 'stock_buy', stock_id: beta.rows[0]!.id, scrap_qty: 1 };
+    const unnamed = await submitStockScrap(t, t.adminToken, { items: [betaItem], approver_ids: [w.betaMgr.id] });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json()).toMatchObject({ code: 'COMPANY_REQUIRED', field: 'company_name' });
     const named = await submitStockScrap(t, t.adminToken, { company_name: 'BETA', items: [{ source_table: 'stock_buy', stock_id: alpha.rows[0]!.id, scrap_qty: 1 }] });
     expect(named.statusCode).toBe(404);
     const both = await submitStockScrap(t, t.adminToken, {
-      items: [
-        { source_table: 'stock_buy', stock_id: alpha.rows[0]!.id, scrap_qty: 1 },
-        { source_table: 'stock_buy', stock_id: beta.rows[0]!.id, scrap_qty: 1 },
-      ],
+      company_name: 'BETA',
+      items: [{ source_table: 'stock_buy', stock_id: alpha.rows[0]!.id, scrap_qty: 1 }, betaItem],
     });
-    expect(both.statusCode).toBe(400);
-    expect(both.json().field).toBe('items');
+    expect(both.statusCode).toBe(404);
     expect(await rowState(t, alpha.rows[0]!.id)).toEqual({ stock: 5, available: 5, status: '在库' });
-    expect((await withdraw(byRows.id, t.adminToken)).statusCode).toBe(200);
+    expect(await rowState(t, beta.rows[0]!.id)).toEqual({ stock: 5, available: 5, status: '在库' });
+    const forBeta = await ok<ScrapRequestJson>(await submitStockScrap(t, t.adminToken, { company_name: 'BETA', items: [betaItem], approver_ids: [w.betaMgr.id] }), 201);
+    expect(forBeta.company_name).toBe('BETA');
+    expect((await withdraw(forBeta.id, t.adminToken)).statusCode).toBe(200);
   });
 
   it('needs scrap_apply (403) and a login (401)', async () => {

@@ -132,14 +132,19 @@ describe('stock-in (POST /inbound/stock)', () => {
     expect(asManager.json()).toMatchObject({ unit_cost: 9.9, referencePrice: 0.05 });
   });
 
-  it('lets a cross-domain caller stock in without naming the company; the row takes the material company', async () => {
-    const row = await stockIn(t, t.adminToken, { base_id: betaMaterial.id });
-    expect(row.company_name).toBe('BETA');
+  it('makes a cross-domain caller name the company (contract §3), whose material it must be; nothing is written otherwise', async () => {
+    const before = await countStockRows(t);
+    const unnamed = await t.request('POST', STOCK, { token: t.adminToken, body: { source_table: 'stock_buy', base_id: betaMaterial.id, in_quantity: 1 } });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json()).toMatchObject({ code: 'COMPANY_REQUIRED', field: 'company_name', msg: expect.any(String) });
     const pinned = await t.request('POST', STOCK, {
       token: t.adminToken,
       body: { source_table: 'stock_buy', base_id: betaMaterial.id, in_quantity: 1, company_name: 'ALPHA' },
     });
     expect(pinned.statusCode).toBe(404);
+    expect(await countStockRows(t)).toBe(before);
+    const row = await stockIn(t, t.adminToken, { base_id: betaMaterial.id, company_name: 'BETA' });
+    expect(row.company_name).toBe('BETA');
   });
 
   it('records an audit entry (库存管理, caller, request url)', async () => {

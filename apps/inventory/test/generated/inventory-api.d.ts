@@ -7582,6 +7582,7 @@ export interface operations {
                     unit_cost?: number | null;
                     remark?: string | null;
                     bom_version_id?: number | null;
+                    /** @description 跨公司账号必填（否则 400 COMPANY_REQUIRED），物料须属于该公司；其余账号按本公司 */
                     company_name?: string;
                 };
             };
@@ -7866,6 +7867,7 @@ export interface operations {
                     unit_cost?: number | null;
                     remark?: string | null;
                     bom_version_id?: number | null;
+                    /** @description 跨公司账号必填（否则 400 COMPANY_REQUIRED），物料须属于该公司；其余账号按本公司 */
                     company_name?: string;
                 };
             };
@@ -20919,7 +20921,7 @@ export interface operations {
                     /** @description 可审批人（用户 id）；不传则为提交时本公司持有 scrap_execute 的在职用户；空数组表示无人可审批 */
                     approver_ids?: number[];
                     remark?: string | null;
-                    /** @description 仅跨公司账号可填；库存行须属于该公司 */
+                    /** @description 跨公司账号必填（否则 400 COMPANY_REQUIRED），库存行须属于该公司；其余账号按本公司 */
                     company_name?: string;
                 };
             };
@@ -24561,7 +24563,7 @@ export interface operations {
                         supplier_id?: number | null;
                         remark?: string | null;
                     }[];
-                    /** @description 仅跨公司账号：在该公司的物料中匹配 */
+                    /** @description 跨公司账号必填（否则 400 COMPANY_REQUIRED），在该公司的物料中匹配；其余账号按本公司 */
                     company_name?: string;
                 };
             };

@@ -8,13 +8,23 @@ import { users } from '../../db/schema/index.js';
  * User creation uses this alone (a new company comes into being with its first user).
  */
 export function companyForCreate(actor: Actor, requested: string | undefined | null): string {
-  if (isCrossDomain(actor)) {
-    const named = requested?.trim();
-    if (!named) throw new AppError('COMPANY_REQUIRED', '跨公司账号创建数据时必须指定 company_name');
-    return named;
-  }
+  if (isCrossDomain(actor)) return namedCompany(requested);
   if (!actor.company) throw new AppError('COMPANY_REQUIRED', '当前账号未归属任何公司，不能创建数据');
   return actor.company;
+}
+
+/**
+ * Contract §3: a cross-domain caller names company_name on every create (400 otherwise), also where a
+ * referenced material or stock row would decide the company; the record must then be of that company.
+ */
+export function assertCompanyNamed(actor: Actor, requested: string | undefined | null): void {
+  if (isCrossDomain(actor)) namedCompany(requested);
+}
+
+function namedCompany(requested: string | undefined | null): string {
+  const named = requested?.trim();
+  if (!named) throw new AppError('COMPANY_REQUIRED', '跨公司账号创建数据时必须指定 company_name', { field: 'company_name' });
+  return named;
 }
 
 /**

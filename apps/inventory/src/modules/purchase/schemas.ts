@@ -60,7 +60,7 @@ export type PurchaseItemBody = Static<typeof PurchaseItemBody>;
 
 export const SubmitPurchaseBody = Type.Object({
   items: Type.Array(PurchaseItemBody, { minItems: 1, maxItems: 200 }),
-  company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '仅跨公司账号：在该公司的物料中匹配' })),
+  company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '跨公司账号必填（否则 400 COMPANY_REQUIRED），在该公司的物料中匹配；其余账号按本公司' })),
 });
 export type SubmitPurchaseBody = Static<typeof SubmitPurchaseBody>;
 

@@ -1,6 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { can, Decimal, toDecimalString, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
 import { PURCHASE_STATUS, purchaseRequests, suppliers, users } from '../../db/schema/index.js';
+import { assertCompanyNamed } from '../identity/company-rules.js';
 import { beijingDate } from '../stock/sku.js';
 import { checkCalendarDate } from './dates.js';
 import { matchMaterials, type MatchedMaterial } from './material-match.js';
@@ -25,6 +26,7 @@ export async function submitPurchase(ctx: UseCaseContext, body: SubmitPurchaseBo
     checkCalendarDate(item.purchase_date, `items[${index}].purchase_date`);
     checkCalendarDate(item.expected_date, `items[${index}].expected_date`);
   });
+  assertCompanyNamed(ctx.actor, body.company_name);
   const stamp = beijingStamp(ctx.now);
   const records = await ctx.transaction(async (tx) => {
     const matched = await matchMaterials(tx, ctx.scope(body.company_name), body.items);

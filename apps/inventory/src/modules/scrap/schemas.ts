@@ -40,7 +40,7 @@ export const SubmitScrapBody = Type.Object({
   ),
   approver_ids: ApproverIds,
   remark: Remark,
-  company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '仅跨公司账号可填；库存行须属于该公司' })),
+  company_name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '跨公司账号必填（否则 400 COMPANY_REQUIRED），库存行须属于该公司；其余账号按本公司' })),
 });
 export type SubmitScrapBody = Static<typeof SubmitScrapBody>;
 

@@ -1,5 +1,6 @@
 import { AppError, isCrossDomain, toDecimalString, type CompanyScope, type UseCaseContext } from '@wms/platform';
 import type { ScrapLine } from '../../db/schema/index.js';
+import { assertCompanyNamed } from '../identity/company-rules.js';
 import { reserveRows } from '../reservation/index.js';
 import { createScrapRequest } from './create-request.js';
 import { toScrapRequestViewOf } from './request-views.js';
@@ -12,7 +13,7 @@ import type { ScrapRequestView, SubmitScrapBody } from './schemas.js';
  * withdrawal or execution). Borrow lines and ledger entries have their own submissions (their
  * permission codes differ), so here they are refused — after the mode check, which a request mixing
  * both kinds fails first. The request belongs to the rows' company: the caller's, or for a
- * cross-domain caller the one named (or the rows', when none is named).
+ * cross-domain caller the one it names (contract §3: 400 COMPANY_REQUIRED without it).
  */
 export async function submitStockScrap(ctx: UseCaseContext, input: SubmitScrapBody): Promise<ScrapRequestView> {
   const mode = singleModeOf(input.items.map((item) => item.source_table), input.mode);
@@ -54,10 +55,11 @@ export async function submitStockScrap(ctx: UseCaseContext, input: SubmitScrapBo
   return ctx.read((q) => toScrapRequestViewOf(q, created));
 }
 
-/** Where the rows must be: the caller's company, or for a cross-domain caller the one named (or any). */
+/** Where the rows must be: the caller's company, or for a cross-domain caller the one it must name. */
 function creationScope(ctx: UseCaseContext, named: string | undefined): CompanyScope {
   if (!isCrossDomain(ctx.actor) && !ctx.actor.company) {
     throw new AppError('COMPANY_REQUIRED', '当前账号未归属任何公司，不能创建数据');
   }
+  assertCompanyNamed(ctx.actor, named);
   return ctx.scope(named);
 }

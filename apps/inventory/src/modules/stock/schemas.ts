@@ -17,7 +17,7 @@ const Location = Type.String({ maxLength: 255, description: '斜杠分隔的库�
 const Remark = Type.String({ maxLength: 1000 });
 /** numeric(12,2) */
 const UnitCost = Type.Number({ minimum: 0, maximum: 9999999999.99 });
-const CompanyName = Type.String({ minLength: 1, maxLength: 64 });
+const CompanyName = Type.String({ minLength: 1, maxLength: 64, description: '跨公司账号必填（否则 400 COMPANY_REQUIRED），物料须属于该公司；其余账号按本公司' });
 
 export const StockRowView = Type.Object({
   id: Type.Integer(),

@@ -9,6 +9,7 @@ import {
 } from '@wms/platform';
 import { materials, stockRows, type StockKind, type StockRow } from '../../db/schema/index.js';
 import { checkBuiltFrom } from '../bom/built-from.js';
+import { assertCompanyNamed } from '../identity/company-rules.js';
 import { checkKindFields } from './kind-fields.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
@@ -22,14 +23,16 @@ const GENERATED_SKU_ATTEMPTS = 5;
 
 /**
  * Stock-in (contract §4): a new row with stock = available = in_quantity, status 在库. The material must be
- * in the caller's scope; a cross-domain caller may name company_name to pin it, otherwise the row takes its
- * material's company. A sent sku that exists in any company or kind is 409 DUPLICATE.
+ * in the caller's scope and the row takes its company; a cross-domain caller names company_name (contract
+ * §3, 400 otherwise) and the material must be of it. A sent sku that exists in any company or kind is 409
+ * DUPLICATE.
  */
 export async function stockIn(ctx: UseCaseContext, input: StockInBody): Promise<StockRowView> {
   const kind = input.source_table;
   const kindFields = checkKindFields(kind, input);
   const sentSku = input.sku === undefined ? undefined : normalizeSku(input.sku);
   const quantity = toDecimalString(input.in_quantity);
+  assertCompanyNamed(ctx.actor, input.company_name);
   const row = await ctx.transaction(async (tx) => {
     const material = await findMaterialInScope(tx, ctx.scope(input.company_name), input.base_id);
     const bomVersionId = await checkBuiltFrom(tx, { sourceTable: kind, baseId: input.base_id, companyName: material.companyName }, input.bom_version_id);
