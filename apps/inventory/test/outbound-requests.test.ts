@@ -405,6 +405,19 @@ describe('reading requests', () => {
     expect((await t.request('GET', '/api/v1/outbound/my-requests')).statusCode).toBe(401);
   });
 
+  it("keeps a user's own requests inside the company: moved to another company, they are no longer listed or shown", async () => {
+    const mover = await t.user('SALES', 'ALPHA');
+    const request = await submitOk(t, mover.token, [{ base_id: own.items[0]!.base_id, quantity: 1 }]);
+    const moved = await t.request('PATCH', `/api/v1/users/${mover.id}`, { token: w.admin, body: { company_name: 'BETA' } });
+    expect(moved.statusCode).toBe(200);
+    const token = (await t.login(mover.username, 'password-1')).json().token as string;
+    expect((await t.request('GET', `/api/v1/outbound/request/${request.id}`, { token })).statusCode).toBe(404);
+    expect(ids((await list(token, '?limit=200')).json())).not.toContain(request.id);
+    expect(ids((await t.request('GET', '/api/v1/outbound/my-requests?limit=200', { token })).json())).not.toContain(request.id);
+    // the approvers of its company still see it
+    expect((await t.request('GET', `/api/v1/outbound/request/${request.id}`, { token: w.mgr.token })).statusCode).toBe(200);
+  });
+
   it('writes an audit record under 出库管理', async () => {
     const { queryRows } = await import('./fixtures.js');
     const { sql } = await import('drizzle-orm');

@@ -2,7 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { outboundRequests } from '../../db/schema/index.js';
 import { readRequest } from '../request-workflow/request-access.js';
-import { visibleRequests } from './request-access.js';
+import { ownRequests, visibleRequests } from './request-access.js';
 import { outboundFlow } from './request-flow.js';
 import { toRequestViewOf, toRequestViews } from './request-lookups.js';
 import type { OutboundRequestView, RequestListQuery } from './schemas.js';
@@ -34,7 +34,7 @@ export function listOutboundRequests(ctx: UseCaseContext, query: RequestListQuer
 
 /** GET /outbound/my-requests: the applicant is always the caller, whatever the caller may see otherwise. */
 export function listMyOutboundRequests(ctx: UseCaseContext, query: RequestListQuery) {
-  return pageOfRequests(ctx, query, eq(outboundRequests.applicantId, ctx.actor.id));
+  return pageOfRequests(ctx, query, ownRequests(ctx, query.company));
 }
 
 export function getOutboundRequest(ctx: UseCaseContext, id: number): Promise<OutboundRequestView> {
