@@ -35,10 +35,13 @@ describe('GET /stocktake/recommend-locations', () => {
       token: w.mgr.token, body: { request_id: request.id, lines: [{ barcode: out.rows[0]!.sku, quantity: 2 }] },
     });
     expect(executed.statusCode).toBe(201);
-    // borrow dispatched from a row at BOR, taken to 研发部
+    // borrows dispatched from a row at BOR: one names its location LEND (spec 4.6 rule 6: borrow at its
+    // location), one names none and counts at the shelf it left
     const bor = await materialWithStock(t, 'ALPHA', [10], { warehouse_location: at('BOR'), in_date: old });
-    const borrow = await approvedBorrow(w, [{ base_id: bor.material.id, quantity: 1 }]);
-    await dispatchOk(t, w.mgr.token, { request_id: borrow.id, borrower_id: w.sales.id, lines: [{ barcode: bor.rows[0]!.sku, quantity: 1 }], location: '研发部' });
+    const lent = await approvedBorrow(w, [{ base_id: bor.material.id, quantity: 1 }]);
+    await dispatchOk(t, w.mgr.token, { request_id: lent.id, borrower_id: w.sales.id, lines: [{ barcode: bor.rows[0]!.sku, quantity: 1 }], location: at('LEND') });
+    const unplaced = await approvedBorrow(w, [{ base_id: bor.material.id, quantity: 1 }]);
+    await dispatchOk(t, w.mgr.token, { request_id: unplaced.id, borrower_id: w.sales.id, lines: [{ barcode: bor.rows[0]!.sku, quantity: 1 }] });
     // a move from IN to MOV: both count
     const moved = await call(t, 'POST', `/stock/${rows[0]!.id}/move`, w.mgr.token, { to_location: at('MOV'), quantity: 1 });
     expect(moved.statusCode).toBe(200);
@@ -48,7 +51,8 @@ describe('GET /stocktake/recommend-locations', () => {
     expect(mine(await recommend(w.mgr.token))).toEqual({
       [at('IN')]: [3, 2], // two stock-ins and the move out
       [at('OUT')]: [1, 1], // the outbound line (its stock-in is old)
-      [at('BOR')]: [1, 1], // the dispatch, at the shelf it left
+      [at('LEND')]: [1, 1], // the dispatch that named its location
+      [at('BOR')]: [1, 1], // the one that named none, at the shelf it left
       [at('MOV')]: [2, 1], // the split row's stock-in date is today's too, and the move in
     });
     expect(mine(await recommend(w.mgr.token, '&days=365'))).toMatchObject({ [at('OLD')]: [1, 1], [at('OUT')]: [2, 1] });

@@ -9,8 +9,8 @@ const DAY_MS = 24 * 3600_000;
  * GET /stocktake/recommend-locations (spec 4.6 rule 6, §8): the locations with the most movements in the
  * last `days` days, for choosing an active-location scope. Movements: outbound lines (location of the stock
  * row, else the line's snapshot when the row is gone), stock-ins (a row whose in_date or production_date
- * falls in the window, at its location), borrow dispatches (the shelf the goods left: the stock row's location;
- * the line's own location names where the borrower took them, used only when the row is gone), and stock
+ * falls in the window, at its location), borrow dispatches (at the line's own location, spec 4.6 rule 6; the
+ * shelf the goods left, the stock row's location, when the dispatch named none), and stock
  * moves (both the location left and the one entered). Scrap and repair have no location. Nothing is stored:
  * one aggregate query per call.
  */
@@ -35,7 +35,7 @@ export async function recommendLocations(ctx: UseCaseContext, query: RecommendQu
               from stock_rows s join materials m on m.id = s.base_id
              where greatest(s.in_date, s.production_date) >= ${sinceDate}::date and ${inScope('m.company_name')}
             union all
-            select coalesce(s.warehouse_location, nullif(b.location, '')), b.stock_id, b.borrowed_at
+            select coalesce(nullif(b.location, ''), s.warehouse_location), b.stock_id, b.borrowed_at
               from trans_borrow b left join stock_rows s on s.id = b.stock_id
              where b.split_from_id is null and b.borrowed_at >= ${sinceIso}::timestamptz and ${inScope('b.company_name')}
             union all
