@@ -25,7 +25,7 @@ describe('tracking audit log', () => {
     expect(page.total).toBe(1);
     const created = page.items[0];
     expect(created.target_id).toBe(String(product.id));
-    expect((await t.request('GET', '/api/v1/audit/modules', { token: t.adminToken })).json()).toContain('产品管理');
+    expect((await t.request('GET', '/api/v1/audit/modules', { token: t.adminToken })).json()).toContainEqual({ value: '产品管理', label: '产品管理' });
     expect(created.username).toBe('admin');
     expect(created.time).toMatch(/\+08:00$/);
     expect(created.source).toBe('/products');

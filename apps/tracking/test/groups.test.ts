@@ -191,6 +191,14 @@ describe('business groups', () => {
       expect(res.json().user_ids.sort()).toEqual([t.adminId, secondAdmin.id].sort());
       expect(res.json().msg).toContain('二号管理员');
       expect(await membersOf(g.id)).toEqual([]);
+
+      // a deactivated super admin is refused as a super admin too, not as an unknown id
+      const retired = await t.user('SUPER_ADMIN', { name: '停用管理员' });
+      await t.request('PATCH', `/api/v1/users/${retired.id}`, { token: t.adminToken, body: { active: false } });
+      const inactive = await t.request('POST', `/api/v1/groups/${g.id}/members`, { token: t.adminToken, body: { user_ids: [plain.id, retired.id] } });
+      expect(inactive.statusCode).toBe(400);
+      expect(inactive.json()).toMatchObject({ code: 'ROLE_NOT_ALLOWED', user_ids: [retired.id], names: ['停用管理员'] });
+      expect(await membersOf(g.id)).toEqual([]);
     });
 
     it('answers an empty or malformed list with 422, and unknown, inactive or foreign users with 422, adding nobody', async () => {

@@ -169,6 +169,17 @@ describe('products', () => {
       expect(res.json()).toMatchObject({ status: '售后中', lifecycle_phase: 'AFTER_SALES' });
     });
 
+    it('keeps the after-sales phase of the move when the same body names another phase', async () => {
+      const product = await createProduct(t);
+      await forceStatus(product.id, '已出库');
+      const res = await t.request('PATCH', `/api/v1/products/${product.id}`, {
+        token: t.adminToken,
+        body: { status: '售后中', lifecycle_phase: 'PRODUCTION' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: '售后中', lifecycle_phase: 'AFTER_SALES' });
+    });
+
     it('writes nothing when every value is the stored one', async () => {
       const product = await createProduct(t, { model: '同值' });
       const auditCount = async () => {

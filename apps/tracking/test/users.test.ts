@@ -98,6 +98,21 @@ describe('tracking user management', () => {
     expect(filtered.json().items.map((u: { id: number }) => u.id)).toEqual([supervisor.id]);
   });
 
+  it('shows one department account to the super admin (contract §6): 404 for another department or unknown, 403 for others', async () => {
+    const res = await t.request('GET', `/api/v1/users/${supervisor.id}`, { token: t.adminToken });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: supervisor.id, username: supervisor.username, role: 'SUPERVISOR', department: 'ALPHA', active: true });
+    expect(res.json().password_hash).toBeUndefined();
+    expect(res.json().password).toBeUndefined();
+    for (const id of [otherDepartmentId, 999999]) {
+      const missing = await t.request('GET', `/api/v1/users/${id}`, { token: t.adminToken });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ code: 'NOT_FOUND', msg: expect.any(String) });
+    }
+    expect((await t.request('GET', `/api/v1/users/${supervisor.id}`, { token: supervisor.token })).statusCode).toBe(403);
+    expect((await t.request('GET', '/api/v1/users/abc', { token: t.adminToken })).statusCode).toBe(422);
+  });
+
   it('edits name, role, password and active of a department account', async () => {
     const user = await t.user('OPERATOR');
     const res = await t.request('PATCH', `/api/v1/users/${user.id}`, {

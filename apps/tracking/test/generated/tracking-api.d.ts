@@ -82,7 +82,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** 本部门用户详情（超级管理员） */
+        get: operations["getUsersById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1309,6 +1310,120 @@ export interface operations {
         responses: {
             /** @description Default Response */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        name: string;
+                        role: string;
+                        department: string;
+                        active: boolean;
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getUsersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8119,7 +8234,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string[];
+                    "application/json": {
+                        value: string;
+                        label: string;
+                    }[];
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */

@@ -57,5 +57,8 @@ export async function listAudit(ctx: UseCaseContext, query: AuditQuery) {
   });
 }
 
+/** Contract §8: `/audit/modules` is `[{ value, label }]`; the tracking service's modules are Chinese names already. */
 export const auditModules = (ctx: UseCaseContext) =>
-  ctx.read((q) => q.selectDistinct({ module: auditLogs.module }).from(auditLogs).orderBy(sql`1`)).then((rows) => rows.map((r) => r.module));
+  ctx
+    .read((q) => q.selectDistinct({ module: auditLogs.module }).from(auditLogs).orderBy(sql`1`))
+    .then((rows) => rows.map((r) => ({ value: r.module, label: r.module })));

@@ -22,6 +22,6 @@ export function registerAuditRoutes(app: TrackingFastify, deps: TrackingDeps) {
 
   app.get(`${API_PREFIX}/audit/modules`, {
     config: { permission: SUPER_ADMIN_ONLY },
-    schema: { tags, summary: '审计日志中出现的模块', response: { 200: Type.Array(Type.String()), ...responses } },
+    schema: { tags, summary: '审计日志中出现的模块', response: { 200: Type.Array(Type.Object({ value: Type.String(), label: Type.String() })), ...responses } },
   }, (request) => auditModules(ctxOf(deps, request)));
 }

@@ -24,11 +24,13 @@ export async function addMembers(ctx: UseCaseContext, groupId: number, userIds: 
   const wanted = [...new Set(userIds)];
   return ctx.transaction(async (tx) => {
     await openGroupForMembers(tx, ctx, groupId);
-    const found = await tx
-      .select({ id: users.id, name: users.name, role: users.role })
+    // inactive accounts are read too: a super admin among the ids is refused as one, active or not
+    const accounts = await tx
+      .select({ id: users.id, name: users.name, role: users.role, active: users.active })
       .from(users)
-      .where(and(inArray(users.id, wanted), eq(users.active, true), inDepartment(users.department, ctx.actor.company ?? '')));
-    const superAdmins = wanted.flatMap((id) => found.filter((user) => user.id === id && user.role === 'SUPER_ADMIN'));
+      .where(and(inArray(users.id, wanted), inDepartment(users.department, ctx.actor.company ?? '')));
+    const found = accounts.filter((user) => user.active);
+    const superAdmins = wanted.flatMap((id) => accounts.filter((user) => user.id === id && user.role === 'SUPER_ADMIN'));
     if (superAdmins.length) {
       const names = superAdmins.map((user) => user.name);
       throw new AppError('ROLE_NOT_ALLOWED', `超级管理员不能加入业务组：${names.join('、')}`, {

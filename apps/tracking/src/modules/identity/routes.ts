@@ -3,7 +3,7 @@ import { ctxOf, type TrackingDeps, type TrackingFastify } from '../../app-types.
 import { currentUser, login } from './auth-service.js';
 import { SUPER_ADMIN_ONLY } from './roles.js';
 import { CreateUserBody, LoginBody, LoginResult, MeView, UpdateUserBody, UserListQuery, UserView } from './schemas.js';
-import { createUser, listUsers, updateUser } from './user-service.js';
+import { createUser, getUser, listUsers, updateUser } from './user-service.js';
 
 /** Tracking answers validation failures with 422 (contract §2). */
 const responses = { ...errorResponses, 422: ErrorBody };
@@ -30,6 +30,11 @@ export function registerIdentityRoutes(app: TrackingFastify, deps: TrackingDeps)
     config: { permission: SUPER_ADMIN_ONLY },
     schema: { tags, summary: '本部门用户列表（超级管理员）', querystring: UserListQuery, response: { 200: PageOf(UserView), ...responses } },
   }, (request) => listUsers(ctxOf(deps, request), request.query));
+
+  app.get(`${API_PREFIX}/users/:id`, {
+    config: { permission: SUPER_ADMIN_ONLY },
+    schema: { tags, summary: '本部门用户详情（超级管理员）', params: IdParams, response: { 200: UserView, ...responses } },
+  }, (request) => getUser(ctxOf(deps, request), request.params.id));
 
   app.post(`${API_PREFIX}/users`, {
     config: { permission: SUPER_ADMIN_ONLY, idempotent: true },

@@ -30,6 +30,15 @@ export async function listUsers(ctx: UseCaseContext, query: UserListQuery) {
   });
 }
 
+/** GET /users/{id}: an account of this department; another department's is 404 like an unknown one. */
+export async function getUser(ctx: UseCaseContext, userId: number) {
+  const [row] = await ctx.read((q) =>
+    q.select().from(users).where(and(eq(users.id, userId), inDepartment(users.department, departmentOf(ctx)))),
+  );
+  if (!row) throw notFound('用户');
+  return toUserView(row);
+}
+
 /** A new account always belongs to this instance's department, whatever the caller sends. */
 export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
   const passwordHash = await hashPassword(input.password);

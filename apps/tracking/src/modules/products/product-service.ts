@@ -55,15 +55,16 @@ type ProductChanges = Partial<Pick<ProductRow, 'model' | 'baseId' | 'status' | '
 /** The columns the body changes, with the effects of a status move; equal values are left out. */
 function changesOf(current: ProductRow, input: UpdateProductBody, now: Date): ProductChanges {
   const changes: ProductChanges = {};
-  if (input.status !== undefined && input.status !== current.status) {
-    assertManualMove(current.status, input.status);
-    Object.assign(changes, { status: input.status }, effectsOfMove(current.status, input.status, now));
-  }
   if (input.lifecycle_phase !== undefined) changes.lifecyclePhase = input.lifecycle_phase;
   if (input.model !== undefined) changes.model = input.model.trim();
   if (input.base_id !== undefined) changes.baseId = input.base_id;
   if (input.current_stage !== undefined) changes.currentStage = input.current_stage;
   if (input.group_id !== undefined) changes.groupId = input.group_id;
+  // last: a status move's effects (→ 售后中 sets AFTER_SALES) win over a field sent with it
+  if (input.status !== undefined && input.status !== current.status) {
+    assertManualMove(current.status, input.status);
+    Object.assign(changes, { status: input.status }, effectsOfMove(current.status, input.status, now));
+  }
   for (const key of Object.keys(changes) as (keyof ProductChanges)[]) {
     const before = current[key];
     const after = changes[key];
