@@ -187,6 +187,9 @@ describe('transferring a line between holders', () => {
     const pending = await transferOk(line.id, w.sales.token, w.sales2.id);
     const second = await expectRefused(() => transfer(line.id, w.sales.token, { to_user_id: w.inbound.id }), 400, 'STATUS_NOT_ALLOWED');
     expect(second.json().transfer_id).toBe(pending.id);
+    // the waiting transfer is named before a quantity problem (decisions, Borrow 4)
+    const partial = await expectRefused(() => transfer(line.id, w.sales.token, { to_user_id: w.inbound.id, quantity: 1 }), 400, 'STATUS_NOT_ALLOWED');
+    expect(partial.json().transfer_id).toBe(pending.id);
     // While a transfer waits, the holder can neither return nor split the line.
     await expectRefused(() => post(t, `/${line.id}/return`, w.sales.token, { quantity: 1 }), 400, 'STATUS_NOT_ALLOWED');
     await expectRefused(() => post(t, `/${line.id}/split`, w.sales.token, { quantity: 1 }), 400, 'STATUS_NOT_ALLOWED');

@@ -15,6 +15,8 @@ export function initiateTransfer(ctx: UseCaseContext, id: number, input: Transfe
     const line = await lockLine(tx, ctx.scope(), id);
     assertBorrowed(line, '转移');
     assertHolder(line, ctx.actor, '转移');
+    // decisions, Borrow 4: a pending transfer is named before any quantity or receiver problem
+    await assertNoPendingTransfer(tx, line, '再次发起转移');
     const pending = pendingQuantityOf(line);
     if (input.quantity !== undefined && !new Decimal(input.quantity).equals(pending)) {
       const whole = toQuantityOrZero(pending.toString());
@@ -28,7 +30,6 @@ export function initiateTransfer(ctx: UseCaseContext, id: number, input: Transfe
       throw new AppError('VALIDATION_FAILED', '接收人不能是当前持有人本人', { field: 'to_user_id' });
     }
     await activeUserOf(tx, line.companyName, input.to_user_id, 'to_user_id');
-    await assertNoPendingTransfer(tx, line, '再次发起转移');
 
     const [transfer] = await tx
       .insert(transBorrowTransfer)
