@@ -4,10 +4,14 @@ import { businessGroupMembers, businessGroupPhases, businessGroups, type Busines
 import { groupViewOf } from './group-read-service.js';
 import type { CreateGroupBody, UpdateGroupBody } from './schemas.js';
 
-/** Groups have two levels (spec §8): a parent must be an existing top-level group, never the group itself. */
+/**
+ * Groups have two levels (spec §8): a parent must be an existing top-level group, never the group itself.
+ * The parent is read FOR SHARE: a concurrent change making it a sub-group holds its row FOR UPDATE
+ * (lockGroup), so one of the two waits and then sees the other's result; without the lock both could pass.
+ */
 async function assertValidParent(tx: Tx, parentId: number, groupId?: number): Promise<void> {
   if (parentId === groupId) throw validationFailed('业务组不能以自己为上级组', { field: 'parent_id' });
-  const [parent] = await tx.select().from(businessGroups).where(eq(businessGroups.id, parentId));
+  const [parent] = await tx.select().from(businessGroups).where(eq(businessGroups.id, parentId)).for('share');
   if (!parent) throw validationFailed(`上级组 ${parentId} 不存在`, { field: 'parent_id' });
   if (parent.parentId !== null) throw validationFailed(`业务组最多两级：「${parent.name}」已是子组，不能再作为上级组`, { field: 'parent_id' });
 }
