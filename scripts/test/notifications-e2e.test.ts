@@ -136,7 +136,7 @@ describe('inventory → tracking over HTTP', () => {
   it('lets the tracking service ignore another company\'s stock-in: delivered, product unchanged', async () => {
     const serial = await awaitingProduct(trk.service.app, trk.adminToken, '智能网关');
     const beta = await ok(inv.service.app, 'POST', '/api/v1/inbound/base', inv.adminToken, { name: '智能网关', category: 'BETA/成品/网关', company_name: 'BETA' }, 201);
-    await ok(inv.service.app, 'POST', '/api/v1/inbound/stock', inv.adminToken, { source_table: 'stock_product', base_id: beta.id, in_quantity: 1, serial_number: serial }, 201);
+    await ok(inv.service.app, 'POST', '/api/v1/inbound/stock', inv.adminToken, { source_table: 'stock_product', base_id: beta.id, in_quantity: 1, serial_number: serial, company_name: 'BETA' }, 201);
     const [message] = await inv.service.deps.database.read((q) =>
       queryRows<{ event_id: string }>(q, sql`select event_id::text from notification_outbox order by id desc limit 1`),
     );
@@ -219,7 +219,7 @@ describe('restarts', () => {
     await ok(inventory!.app, 'POST', '/api/v1/users', invToken, { username: 'alpha_keeper', password: 'password-1', name: '库管', role: 'INBOUND', company_name: 'ALPHA' }, 201);
     const material = await ok(inventory!.app, 'POST', '/api/v1/inbound/base', invToken, { name: '智能控制器', category: 'ALPHA/成品/控制器', company_name: 'ALPHA' }, 201);
     const stockInSerial = (serial: string) =>
-      ok(inventory!.app, 'POST', '/api/v1/inbound/stock', invToken, { source_table: 'stock_product', base_id: material.id, in_quantity: 1, serial_number: serial }, 201);
+      ok(inventory!.app, 'POST', '/api/v1/inbound/stock', invToken, { source_table: 'stock_product', base_id: material.id, in_quantity: 1, serial_number: serial, company_name: 'ALPHA' }, 201);
     const outbox = () =>
       inventory!.deps.database.read((q) =>
         queryRows<{ event_id: string; status: string; attempts: number; last_error: string | null }>(

@@ -265,7 +265,7 @@ describe('Idempotency-Key across restarts and instances', () => {
       })).json() as { id: number };
       const stock = await a.request('POST', '/api/v1/inbound/stock', {
         token: a.adminToken,
-        body: { base_id: material.id, source_table: 'stock_buy', in_quantity: 100, warehouse_location: 'A/01/01' },
+        body: { base_id: material.id, source_table: 'stock_buy', in_quantity: 100, warehouse_location: 'A/01/01', company_name: 'ALPHA' },
       });
       expect(stock.statusCode).toBe(201);
 
