@@ -13,16 +13,16 @@ export const EXECUTE_PERMISSION = 'outbound_create:operation';
  * requests it made in the old one, as with borrow requests.
  */
 export function visibleRequests(ctx: UseCaseContext, company?: string): SQL | undefined {
-  const inScope = companyCondition(ctx.scope(company), outboundRequests.companyName);
-  if (can(ctx.actor, APPROVAL_PERMISSION)) return inScope;
-  const own = eq(outboundRequests.applicantId, ctx.actor.id);
-  if (can(ctx.actor, EXECUTE_PERMISSION)) return and(inScope, or(own, eq(outboundRequests.status, 1)));
-  return and(inScope, own);
+  if (can(ctx.actor, APPROVAL_PERMISSION)) return inCompanyScope(ctx, company);
+  if (can(ctx.actor, EXECUTE_PERMISSION)) return and(inCompanyScope(ctx, company), or(madeByCaller(ctx), eq(outboundRequests.status, 1)));
+  return ownRequests(ctx, company);
 }
 
 /** The caller's own requests within the caller's company scope. */
-export const ownRequests = (ctx: UseCaseContext, company?: string): SQL | undefined =>
-  and(companyCondition(ctx.scope(company), outboundRequests.companyName), eq(outboundRequests.applicantId, ctx.actor.id));
+export const ownRequests = (ctx: UseCaseContext, company?: string): SQL | undefined => and(inCompanyScope(ctx, company), madeByCaller(ctx));
+
+const inCompanyScope = (ctx: UseCaseContext, company?: string) => companyCondition(ctx.scope(company), outboundRequests.companyName);
+const madeByCaller = (ctx: UseCaseContext) => eq(outboundRequests.applicantId, ctx.actor.id);
 
 /** A privileged withdrawal (contract §3): SUPER_ADMIN or a holder of the flow's approval code. */
 export const mayWithdrawForOthers = (actor: Actor) => isSuperAdmin(actor) || can(actor, APPROVAL_PERMISSION);

@@ -1,6 +1,6 @@
-import { AppError, isCrossDomain, toDecimalString, type CompanyScope, type UseCaseContext } from '@wms/platform';
+import { AppError, toDecimalString, type CompanyScope, type UseCaseContext } from '@wms/platform';
 import type { ScrapLine } from '../../db/schema/index.js';
-import { assertCompanyNamed } from '../identity/company-rules.js';
+import { companyForCreate } from '../identity/company-rules.js';
 import { reserveRows } from '../reservation/index.js';
 import { createScrapRequest } from './create-request.js';
 import { toScrapRequestViewOf } from './request-views.js';
@@ -55,11 +55,8 @@ export async function submitStockScrap(ctx: UseCaseContext, input: SubmitScrapBo
   return ctx.read((q) => toScrapRequestViewOf(q, created));
 }
 
-/** Where the rows must be: the caller's company, or for a cross-domain caller the one it must name. */
+/** Where the rows must be: the company the request is created for (companyForCreate: named by a cross-domain caller). */
 function creationScope(ctx: UseCaseContext, named: string | undefined): CompanyScope {
-  if (!isCrossDomain(ctx.actor) && !ctx.actor.company) {
-    throw new AppError('COMPANY_REQUIRED', '当前账号未归属任何公司，不能创建数据');
-  }
-  assertCompanyNamed(ctx.actor, named);
+  companyForCreate(ctx.actor, named);
   return ctx.scope(named);
 }

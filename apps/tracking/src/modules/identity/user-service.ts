@@ -30,10 +30,13 @@ export async function listUsers(ctx: UseCaseContext, query: UserListQuery) {
   });
 }
 
+/** The account `userId` if it belongs to the department of the request; accounts of others are invisible. */
+const departmentAccount = (ctx: UseCaseContext, userId: number) => and(eq(users.id, userId), inDepartment(users.department, departmentOf(ctx)));
+
 /** GET /users/{id}: an account of this department; another department's is 404 like an unknown one. */
 export async function getUser(ctx: UseCaseContext, userId: number) {
   const [row] = await ctx.read((q) =>
-    q.select().from(users).where(and(eq(users.id, userId), inDepartment(users.department, departmentOf(ctx)))),
+    q.select().from(users).where(departmentAccount(ctx, userId)),
   );
   if (!row) throw notFound('用户');
   return toUserView(row);
@@ -70,7 +73,7 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
     const [current] = await tx
       .select({ id: users.id, role: users.role })
       .from(users)
-      .where(and(eq(users.id, userId), inDepartment(users.department, departmentOf(ctx))))
+      .where(departmentAccount(ctx, userId))
       .for('update');
     if (!current) throw notFound('用户');
     refuseSelfDeactivation(ctx.actor, current.id, input.active);
