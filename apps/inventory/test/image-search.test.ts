@@ -143,6 +143,7 @@ describe('image search', () => {
     expect(badLimit.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'limit' });
     const json = await t.request('POST', '/api/v1/common/image-search', { token: w.sales.token, body: { file: 'x' } });
     expect(json.statusCode).toBe(415);
+    expect(json.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', field: 'file' });
     expect((await searchImage(t, '', picture)).statusCode).toBe(401);
   });
 });

@@ -227,7 +227,7 @@ describe('import files that are refused', () => {
     }
     const json = await t.request('POST', `${IMPORT}/execute`, { token: w.mgr.token, body: { type: 'material', mode: 'create' } });
     expect(json.statusCode).toBe(415);
-    expect(json.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(json.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
     const huge = multipartBody({ type: 'material', mode: 'create' }, { filename: 'big.xlsx', data: Buffer.alloc(21 * 1024 * 1024) });
     const tooBig = await t.request('POST', `${IMPORT}/preview`, { token: w.mgr.token, body: huge.body, headers: huge.headers });
     expect(tooBig.statusCode).toBe(413);

@@ -40,6 +40,8 @@ export const errorStatus = {
   DUPLICATE: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** A body in a content type the endpoint does not read (JSON, or multipart for uploads). */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   URI_TOO_LONG: 414,
   HEADERS_TOO_LARGE: 431,
   REQUEST_TIMEOUT: 408,

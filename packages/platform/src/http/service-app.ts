@@ -48,8 +48,9 @@ export async function createServiceApp(options: ServiceAppOptions) {
     `${API_PREFIX}/health`,
     { config: { public: true }, schema: { tags: ['system'], summary: '健康检查' } },
     async (_request, reply) => {
-      const ok = await options.health();
-      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable' });
+      if (await options.health()) return reply.code(200).send({ status: 'ok' });
+      // an error answer like every other (contract §2), with the status a probe reads
+      return reply.code(503).send({ status: 'unavailable', ...new AppError('UNAVAILABLE', '服务暂不可用：数据库不可达或尚未就绪').toBody() });
     },
   );
   return app;
@@ -96,7 +97,7 @@ function toAppError(error: FastifyError, validationStatus: number): AppError | u
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PAYLOAD_TOO_LARGE', '请求体过大');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('VALIDATION_FAILED', '不支持的请求内容类型', {}, 415);
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', '不支持的请求内容类型');
     default:
       break;
   }

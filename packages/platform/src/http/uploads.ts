@@ -44,7 +44,7 @@ export interface Upload {
  */
 export async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) {
-    throw new AppError('VALIDATION_FAILED', '请求应为 multipart/form-data 文件上传', { field: 'file' }, 415);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', '请求应为 multipart/form-data 文件上传', { field: 'file' });
   }
   const upload: Upload = { fields: {} };
   for await (const part of request.parts()) {
@@ -76,7 +76,7 @@ export function uploadErrorOf(error: { code?: string }): AppError | undefined {
     case 'FST_PROTO_VIOLATION':
       return new AppError('VALIDATION_FAILED', '上传表单的字段名不合法');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new AppError('VALIDATION_FAILED', '请求应为 multipart/form-data 文件上传', { field: 'file' }, 415);
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', '请求应为 multipart/form-data 文件上传', { field: 'file' });
     default:
       return undefined;
   }

@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceApp } from '../src/http/service-app.js';
+
+/** Contract §2: every error answer, the framework's own included, is { msg, code } with its own code. */
+describe('error answers of a service app', () => {
+  let ready = true;
+  let app: Awaited<ReturnType<typeof createServiceApp>>;
+
+  beforeAll(async () => {
+    app = await createServiceApp({ title: 't', description: 'd', validationStatus: 400, health: async () => ready });
+    app.post('/api/v1/things', { config: { public: true }, schema: { body: Type.Object({ name: Type.String() }) } }, async () => ({ ok: true }));
+    await app.ready();
+  });
+  afterAll(() => app?.close());
+
+  it('health answers 503 in the error shape while the service cannot take requests, 200 once it can', async () => {
+    ready = false;
+    const down = await app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ status: 'unavailable', code: 'UNAVAILABLE', msg: expect.stringContaining('不可用') });
+    ready = true;
+    const up = await app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toEqual({ status: 'ok' });
+  });
+
+  it('a body in a content type the endpoint does not read is 415 UNSUPPORTED_MEDIA_TYPE, not a validation failure', async () => {
+    const xml = await app.inject({ method: 'POST', url: '/api/v1/things', headers: { 'content-type': 'application/xml' }, payload: '<name>x</name>' });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json()).toEqual({ msg: '不支持的请求内容类型', code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const json = await app.inject({ method: 'POST', url: '/api/v1/things', payload: { name: 'x' } });
+    expect(json.statusCode).toBe(200);
+  });
+});
