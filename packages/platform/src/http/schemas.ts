@@ -16,8 +16,11 @@ export const MAX_LIMIT = 200;
 export const CappedLimit = (cap: number, description = `每页条数，默认 ${DEFAULT_LIMIT}，超过 ${cap} 按 ${cap}`) =>
   Type.Optional(Type.Integer({ minimum: 1, 'x-cap': cap, description }));
 
+/** The highest page number accepted: far beyond any list, low enough that its offset stays a bigint. */
+export const MAX_PAGE = 10_000_000;
+
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),
   limit: CappedLimit(MAX_LIMIT),
   pageSize: CappedLimit(MAX_LIMIT),
 };
