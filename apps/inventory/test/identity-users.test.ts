@@ -133,4 +133,23 @@ describe('user management', () => {
     expect(rows[1]!.request_url).toBe(`/api/v1/users/${user.id}`);
     expect(JSON.stringify(rows)).not.toMatch(/scrypt|password_hash/);
   });
+
+  it('writes nothing for a patch of unknown fields only (400) or of unchanged values (200, no audit record)', async () => {
+    const user = await t.user('INBOUND', 'ALPHA', { name: '王五' });
+    const auditCount = async () =>
+      (await t.service.deps.database.read((q) =>
+        queryRows<{ n: number }>(q, sql`select count(*)::int as n from audit_logs where table_name = 'users' and target_id = ${String(user.id)}`),
+      ))[0]!.n;
+    const before = await auditCount();
+    const unknownOnly = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { foo: 1 } });
+    expect(unknownOnly.statusCode).toBe(400);
+    expect(unknownOnly.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const same = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { name: '王五', role: 'INBOUND', active: true } });
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toMatchObject({ id: user.id, name: '王五', role: 'INBOUND', active: true });
+    expect(await auditCount()).toBe(before);
+    const renamed = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { name: '王六', role: 'INBOUND' } });
+    expect(renamed.json()).toMatchObject({ name: '王六' });
+    expect(await auditCount()).toBe(before + 1);
+  });
 });

@@ -12,6 +12,7 @@ import {
   refuseSelfDeactivation,
   userListConditions,
   usernameTaken,
+  validationFailed,
   type Tx,
   type UseCaseContext,
 } from '@wms/platform';
@@ -73,7 +74,17 @@ export async function createUsersInBatch(ctx: UseCaseContext, input: { users: Cr
   return { created, count: created.length };
 }
 
+const PATCHABLE_USER_FIELDS = ['name', 'role', 'company_name', 'email', 'active', 'password'] as const;
+
+/**
+ * Unknown fields were dropped by the schema, so a body of only unknown fields is as empty as `{}` (400).
+ * A patch that changes nothing writes nothing: no updated_at, no audit record (a bare updated_at change
+ * would read as a credential change in the audit trail).
+ */
 export async function updateUser(ctx: UseCaseContext, userId: number, input: UpdateUserBody) {
+  if (!PATCHABLE_USER_FIELDS.some((field) => input[field] !== undefined)) {
+    throw validationFailed(`没有需要修改的字段（可修改: ${PATCHABLE_USER_FIELDS.join(', ')}）`);
+  }
   assertMayAssignRole(ctx, input.role);
   if (input.company_name !== undefined && !isCrossDomain(ctx.actor)) {
     throw forbidden('只有跨公司账号可以修改用户所属公司');
@@ -85,17 +96,17 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
     if (!current) throw notFound('用户');
     if (current.role === 'SUPER_ADMIN' && !isSuperAdmin(ctx.actor)) throw forbidden('不能修改超级管理员账号');
     refuseSelfDeactivation(ctx.actor, current.id, input.active);
+    const changes = changedUserColumns(current, {
+      name: input.name,
+      role: input.role,
+      companyName: input.company_name,
+      email: input.email,
+      active: input.active,
+    });
+    if (Object.keys(changes).length === 0 && passwordHash === undefined) return toUserView(current);
     const [row] = await tx
       .update(users)
-      .set({
-        name: input.name,
-        role: input.role,
-        companyName: input.company_name,
-        email: input.email,
-        active: input.active,
-        passwordHash,
-        updatedAt: ctx.now,
-      })
+      .set({ ...changes, passwordHash, updatedAt: ctx.now })
       .where(eq(users.id, userId))
       .returning();
     return toUserView(row!);
@@ -111,4 +122,13 @@ export async function listActiveUsers(ctx: UseCaseContext, requestedCompany?: st
       .orderBy(asc(users.id)),
   );
   return rows;
+}
+
+type UserColumns = Pick<typeof users.$inferSelect, 'name' | 'role' | 'companyName' | 'email' | 'active'>;
+
+/** The named columns whose value differs from the stored one; undefined means "not named". */
+function changedUserColumns(current: UserColumns, wanted: Partial<UserColumns>): Partial<UserColumns> {
+  return Object.fromEntries(
+    Object.entries(wanted).filter(([column, value]) => value !== undefined && value !== current[column as keyof UserColumns]),
+  ) as Partial<UserColumns>;
 }
