@@ -57,6 +57,23 @@ describe('GET /common/my-requests', () => {
     expect((await t.request('GET', '/api/v1/common/my-requests?biz_type=gift', { token: applicant.token })).statusCode).toBe(400);
     expect((await t.request('GET', '/api/v1/common/my-requests')).statusCode).toBe(401);
   });
+
+  it('lists only requests of the caller’s company: moved to another company, the old ones are gone', async () => {
+    const mover = await t.user('SALES', 'ALPHA');
+    const { material } = await materialWithStock(t, 'ALPHA', [5]);
+    await submitOk(t, mover.token, [{ base_id: material.id, quantity: 1 }]);
+    await created(await t.request('POST', '/api/v1/purchase', {
+      token: mover.token,
+      body: { items: [{ base_id: material.id, quantity: 2, purchase_date: '2026-11-20' }] },
+    }));
+    const before = (await t.request('GET', '/api/v1/common/my-requests', { token: mover.token })).json();
+    expect(before.total).toBe(2);
+    const moved = await t.request('PATCH', `/api/v1/users/${mover.id}`, { token: w.admin, body: { company_name: 'BETA' } });
+    expect(moved.statusCode).toBe(200);
+    const token = (await t.login(mover.username, 'password-1')).json().token as string;
+    const after = (await t.request('GET', '/api/v1/common/my-requests', { token })).json();
+    expect(after).toMatchObject({ total: 0, items: [] });
+  });
 });
 
 describe('GET /common/labels', () => {

@@ -1,5 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { pageOf, pagingOf, queryRows, toQuantity, type UseCaseContext } from '@wms/platform';
+import { and, sql, type SQL } from 'drizzle-orm';
+import { companyCondition, pageOf, pagingOf, queryRows, toQuantity, type UseCaseContext } from '@wms/platform';
 import { borrowRequests, outboundRequests, purchaseRequests, scrapRequests } from '../../db/schema/index.js';
 import { statusLabel as borrowStatusLabel } from '../borrow/request-status.js';
 import { statusLabel as outboundStatusLabel } from '../outbound/request-status.js';
@@ -64,15 +64,21 @@ export async function listMyRequests(ctx: UseCaseContext, query: MyRequestsQuery
   const wanted = query.biz_type ? [query.biz_type] : [...MY_REQUEST_SOURCES];
   const all = sources(ctx);
   const union = sql.join(wanted.map((source) => sql`(${all[source]})`), sql` union all `);
-  const statusFilter = query.status === undefined ? sql`` : sql`where mine.status = ${query.status}`;
+  // own requests within the caller's company scope (spec 2.1), as the outbound and borrow lists show them:
+  // an account moved to another company no longer lists what it asked for in the old one
+  const conditions = and(
+    companyCondition(ctx.scope(), sql`mine.company_name`),
+    query.status === undefined ? undefined : sql`mine.status = ${query.status}`,
+  );
+  const filter = conditions ? sql`where ${conditions}` : sql``;
   const mine = sql`(${union}) mine(biz_type, id, request_no, status, company_name, line_count, total_quantity, remark, created_at, updated_at)`;
   return ctx.read(async (q) => {
     const rows = await queryRows<MyRequestRow>(
       q,
-      sql`select * from ${mine} ${statusFilter} order by mine.created_at desc, mine.biz_type, mine.id desc
+      sql`select * from ${mine} ${filter} order by mine.created_at desc, mine.biz_type, mine.id desc
           limit ${paging.limit} offset ${paging.offset}`,
     );
-    const [total] = await queryRows<{ n: number }>(q, sql`select count(*)::int as n from ${mine} ${statusFilter}`);
+    const [total] = await queryRows<{ n: number }>(q, sql`select count(*)::int as n from ${mine} ${filter}`);
     return pageOf(rows.map(toMyRequestView), total?.n ?? 0, paging);
   });
 }
