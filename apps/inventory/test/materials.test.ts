@@ -126,11 +126,11 @@ describe('material master data', () => {
       expect(paths).not.toContain(`${BASE}/`);
     });
 
-    it('deletes a material and answers { id, deleted: true }', async () => {
-      const material = await create(alphaMgr.token, { name: '待删', category: '临时' });
+    it('deletes a material and answers it as it was (contract §4)', async () => {
+      const material = await create(alphaMgr.token, { name: '待删', category: '临时', spec_model: 'D-1' });
       const res = await t.request('DELETE', `${BASE}/${material.id}`, { token: alphaMgr.token });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ id: material.id, deleted: true });
+      expect(res.json()).toEqual(material);
       expect((await t.request('GET', `${BASE}/${material.id}`, { token: alphaMgr.token })).statusCode).toBe(404);
     });
   });
@@ -278,6 +278,22 @@ describe('material master data', () => {
       expect(stockRemoved.statusCode, stockRemoved.body).toBeLessThan(300);
       expect((await t.request('DELETE', `${BASE}/${material.id}`, { token: alphaMgr.token })).statusCode).toBe(200);
       expect(await storedMaterial(material.id)).toBeUndefined();
+    });
+
+    it('refuses a move to another company while a BOM uses the material: its BOM stays with its company', async () => {
+      const parent = await create(alphaMgr.token, { name: '整机', category: 'BOMMOVE' });
+      const child = await create(alphaMgr.token, { name: '机密子件', category: 'BOMMOVE' });
+      const bom = await t.request('POST', '/api/v1/bom/save', { token: alphaMgr.token, body: { parent_id: parent.id, items: [{ child_id: child.id, quantity: 2 }] } });
+      expect(bom.statusCode, bom.body).toBe(200);
+      await t.user('SALES', 'BETA');
+      for (const material of [parent, child]) {
+        const refused = await t.request('PUT', `${BASE}/${material.id}`, { token: t.adminToken, body: { company_name: 'BETA' } });
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json()).toMatchObject({ code: 'IN_USE', msg: expect.stringContaining('不能移到其他公司') });
+        expect((await storedMaterial(material.id))?.companyName).toBe('ALPHA');
+      }
+      const remark = await t.request('PUT', `${BASE}/${parent.id}`, { token: t.adminToken, body: { company_name: 'ALPHA', remark: '同公司' } });
+      expect(remark.statusCode).toBe(200);
     });
   });
 

@@ -149,9 +149,10 @@ describe('stock rows: update, delete, change-status', () => {
   describe('DELETE /inbound/stock/:id', () => {
     it('deletes a row with nothing held and records it in the audit log', async () => {
       const row = await newRow();
+      const before = (await t.request('GET', `${STOCK}/${row.id}`, { token: inbound.token })).json();
       const response = await t.request('DELETE', `${STOCK}/${row.id}`, { token: inbound.token });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ id: row.id, deleted: true });
+      expect(response.json()).toEqual(before);
       expect((await t.request('GET', `${STOCK}/${row.id}`, { token: manager.token })).statusCode).toBe(404);
       const records = await stockAuditRecords(t, row.id);
       expect(records.at(-1)).toMatchObject({ module: '库存管理', action: 'DELETE', username: inbound.username, request_url: `${STOCK}/${row.id}` });
@@ -162,7 +163,7 @@ describe('stock rows: update, delete, change-status', () => {
       const row = await newRow();
       await t.request('POST', `${STOCK}/${row.id}/change-status`, { token: manager.token, body: { status: '不良品' } });
       const response = await t.request('DELETE', `/api/v1/stock/${row.id}`, { token: manager.token });
-      expect(response.json()).toEqual({ id: row.id, deleted: true });
+      expect(response.json()).toMatchObject({ id: row.id, sku: row.sku, status: '不良品' });
     });
 
     it('refuses a row with reserved or borrowed quantity with 400 IN_USE', async () => {

@@ -361,7 +361,7 @@ export interface paths {
         /** 修改物料（部分更新；无写权限的字段被丢弃） */
         put: operations["putInboundBaseById"];
         post?: never;
-        /** 删除物料（仍有库存记录或 BOM 引用时拒绝） */
+        /** 删除物料，答复删除前的物料（仍有库存记录或 BOM 引用时拒绝） */
         delete: operations["deleteInboundBaseById"];
         options?: never;
         head?: never;
@@ -696,7 +696,7 @@ export interface paths {
         /** 修改库存行：stock_quantity 为新的实物数量，可用数量同步增减；低于已预留/借出数量为 400 QUANTITY_BELOW_RESERVED */
         put: operations["putInboundStockById"];
         post?: never;
-        /** 删除库存行（有预留或借出数量时 400 IN_USE） */
+        /** 删除库存行，答复删除前的库存行（有预留或借出数量时 400 IN_USE） */
         delete: operations["deleteInboundStockById"];
         options?: never;
         head?: never;
@@ -715,7 +715,7 @@ export interface paths {
         /** 修改库存行：stock_quantity 为新的实物数量，可用数量同步增减；低于已预留/借出数量为 400 QUANTITY_BELOW_RESERVED */
         put: operations["putStockById"];
         post?: never;
-        /** 删除库存行（有预留或借出数量时 400 IN_USE） */
+        /** 删除库存行，答复删除前的库存行（有预留或借出数量时 400 IN_USE） */
         delete: operations["deleteStockById"];
         options?: never;
         head?: never;
@@ -5816,8 +5816,38 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @enum {boolean} */
-                        deleted: true;
+                        /** @description 与 id 相同 */
+                        base_id: number;
+                        name: string;
+                        spec_model: string;
+                        /** @description 以 / 分隔的分类路径，第一段为所属部门 */
+                        category: string;
+                        unit: string;
+                        company_name: string;
+                        /** @description 需要 material_list:purchaseLink */
+                        purchaseLink?: string | null;
+                        /** @description 需要 material_list:referencePrice */
+                        referencePrice?: number | null;
+                        /** @description 需要 material_list:remark_edit */
+                        productImageRemark?: string | null;
+                        /** @description 需要 material_list:remark_edit */
+                        manualLinkRemark?: string | null;
+                        remark: string | null;
+                        red_threshold: number | null;
+                        yellow_threshold: number | null;
+                        target_threshold: number | null;
+                        /** @description 实物库存：除不良品外的全部库存（含借出）；列表、详情与导出中提供 */
+                        stock_quantity?: number;
+                        /** @description 在库行的可用数量 */
+                        available_quantity?: number;
+                        /** @description 在途：已审批、尚未入库的采购数量 */
+                        in_transit_quantity?: number;
+                        /** @description 有效库存 = 实物库存 + 在途（与待采购池、库存预警同一规则） */
+                        effective_supply?: number;
+                        /** @description red（<= 红色阈值）、yellow（<= 黄色阈值）或 none */
+                        alert_level?: string;
+                        created_at: string;
+                        updated_at: string;
                     };
                 };
             };
@@ -8798,8 +8828,34 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @enum {boolean} */
-                        deleted: true;
+                        source_table: string;
+                        sku: string;
+                        base_id: number;
+                        material_name: string;
+                        spec_model: string;
+                        category: string;
+                        unit: string;
+                        company_name: string;
+                        stock_quantity: number;
+                        available_quantity: number;
+                        in_quantity: number;
+                        status: string;
+                        warehouse_location: string;
+                        /** @description 成品行恒为空字符串 */
+                        batch_number: string | null;
+                        serial_number: string | null;
+                        in_date: string | null;
+                        production_date: string | null;
+                        request_id: number | null;
+                        /** @description 成品: 生产所依据的 BOM 版本 ID */
+                        bom_version_id: number | null;
+                        /** @description 需 inbound_purchase:unit_price, 否则不返回 */
+                        unit_cost?: number | null;
+                        /** @description 物料参考价; 需 material_list:referencePrice, 否则不返回 */
+                        referencePrice?: number | null;
+                        remark: string | null;
+                        created_at: string;
+                        updated_at: string;
                     };
                 };
             };
@@ -9161,8 +9217,34 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @enum {boolean} */
-                        deleted: true;
+                        source_table: string;
+                        sku: string;
+                        base_id: number;
+                        material_name: string;
+                        spec_model: string;
+                        category: string;
+                        unit: string;
+                        company_name: string;
+                        stock_quantity: number;
+                        available_quantity: number;
+                        in_quantity: number;
+                        status: string;
+                        warehouse_location: string;
+                        /** @description 成品行恒为空字符串 */
+                        batch_number: string | null;
+                        serial_number: string | null;
+                        in_date: string | null;
+                        production_date: string | null;
+                        request_id: number | null;
+                        /** @description 成品: 生产所依据的 BOM 版本 ID */
+                        bom_version_id: number | null;
+                        /** @description 需 inbound_purchase:unit_price, 否则不返回 */
+                        unit_cost?: number | null;
+                        /** @description 物料参考价; 需 material_list:referencePrice, 否则不返回 */
+                        referencePrice?: number | null;
+                        remark: string | null;
+                        created_at: string;
+                        updated_at: string;
                     };
                 };
             };

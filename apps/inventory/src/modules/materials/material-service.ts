@@ -56,13 +56,18 @@ export async function createMaterial(ctx: UseCaseContext, input: MaterialInput) 
   return toMaterialView(row, hiddenMaterialFields(ctx.actor), await ctx.read((q) => supplyOfMaterial(q, row.id)));
 }
 
-/** Partial: an absent field stays as it is. A write that changes nothing leaves no trace. */
+/**
+ * Partial: an absent field stays as it is. A write that changes nothing leaves no trace. A material moves
+ * to another company only while nothing refers to it: its stock, purchase requests and BOMs belong to the
+ * company they were made in.
+ */
 export async function updateMaterial(ctx: UseCaseContext, id: number, input: MaterialInput) {
   const values = { ...columnValues(input), companyName: input.company_name?.trim() };
   const row = await ctx.transaction(async (tx) => {
     const current = await lockMaterial(ctx, tx, id);
     if (!changesAnything(current, values)) return current;
     if (values.companyName) await companyForRecord(tx, ctx.actor, values.companyName);
+    if (values.companyName && values.companyName !== current.companyName) await assertMaterialUnused(tx, id, '移到其他公司');
     const [updated] = await tx
       .update(materials)
       .set({ ...values, updatedAt: ctx.now })
@@ -74,14 +79,17 @@ export async function updateMaterial(ctx: UseCaseContext, id: number, input: Mat
   return toMaterialView(row, hiddenMaterialFields(ctx.actor), await ctx.read((q) => supplyOfMaterial(q, row.id)));
 }
 
+/** Answers the material as it was when deleted (contract §4). Nothing is in transit for an unused material. */
 export async function deleteMaterial(ctx: UseCaseContext, id: number) {
-  await ctx.transaction(async (tx) => {
-    await lockMaterial(ctx, tx, id);
+  const { row, supply } = await ctx.transaction(async (tx) => {
+    const current = await lockMaterial(ctx, tx, id);
     await assertMaterialUnused(tx, id);
+    const supplyBefore = await supplyOfMaterial(tx, id);
     await tx.delete(materials).where(eq(materials.id, id));
     clearSuggestionsAfterCommit(ctx);
+    return { row: current, supply: supplyBefore };
   });
-  return { id, deleted: true as const };
+  return toMaterialView(row, hiddenMaterialFields(ctx.actor), supply);
 }
 
 const inScope = (ctx: UseCaseContext, id: number) => and(eq(materials.id, id), companyCondition(ctx.scope(), materials.companyName));

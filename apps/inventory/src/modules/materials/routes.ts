@@ -9,7 +9,6 @@ import {
   CategorySummary,
   CompanyQuery,
   CreateMaterialBody,
-  DeletedMaterial,
   MaterialExportQuery,
   MaterialListQuery,
   MaterialView,
@@ -82,6 +81,6 @@ export function registerMaterialRoutes(app: InventoryFastify, deps: InventoryDep
 
   app.delete(`${BASE}/:id`, {
     config: { permission: WRITE, idempotent: true },
-    schema: { tags, summary: '删除物料（仍有库存记录或 BOM 引用时拒绝）', params: IdParams, response: { 200: DeletedMaterial, ...errorResponses } },
+    schema: { tags, summary: '删除物料，答复删除前的物料（仍有库存记录或 BOM 引用时拒绝）', params: IdParams, response: { 200: MaterialView, ...errorResponses } },
   }, (request) => deleteMaterial(ctxOf(deps, request), request.params.id));
 }

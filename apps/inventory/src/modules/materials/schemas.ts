@@ -94,4 +94,3 @@ export const SpecSuggestionQuery = Type.Object({
 });
 export type SpecSuggestionQuery = Static<typeof SpecSuggestionQuery>;
 
-export const DeletedMaterial = Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) });

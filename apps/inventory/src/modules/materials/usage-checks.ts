@@ -44,8 +44,11 @@ export const MATERIAL_USAGE_CHECKS: readonly MaterialUsageCheck[] = [
   },
 ];
 
-/** Refuses with IN_USE, naming every use, while anything still refers to the material. */
-export async function assertMaterialUnused(tx: Tx, baseId: number): Promise<void> {
+/**
+ * Refuses with IN_USE, naming every use, while anything still refers to the material: a delete, or a move
+ * to another company (the uses would stay with the records of the old one).
+ */
+export async function assertMaterialUnused(tx: Tx, baseId: number, refused: '删除' | '移到其他公司' = '删除'): Promise<void> {
   const usages: { label: string; count: number }[] = [];
   for (const check of MATERIAL_USAGE_CHECKS) {
     const n = await check.count(tx, baseId);
@@ -53,5 +56,5 @@ export async function assertMaterialUnused(tx: Tx, baseId: number): Promise<void
   }
   if (usages.length === 0) return;
   const described = usages.map((usage) => `${usage.label} ${usage.count} 条`).join('、');
-  throw new AppError('IN_USE', `物料仍在使用中，不能删除（${described}）`, { usages });
+  throw new AppError('IN_USE', `物料仍在使用中，不能${refused}（${described}）`, { usages });
 }

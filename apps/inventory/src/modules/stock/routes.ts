@@ -2,7 +2,6 @@ import { errorResponses, IdParams, PageOf } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import {
   ChangeStatusBody,
-  DeletedStockRow,
   ScanQuery,
   StockInBody,
   StockListQuery,
@@ -85,10 +84,10 @@ export function registerStockRoutes(app: InventoryFastify, deps: InventoryDeps) 
       config: { permission: STOCK_WRITE, idempotent: true },
       schema: {
         tags,
-        summary: '删除库存行（有预留或借出数量时 400 IN_USE）',
+        summary: '删除库存行，答复删除前的库存行（有预留或借出数量时 400 IN_USE）',
         params: IdParams,
         querystring: StockRowQuery,
-        response: { 200: DeletedStockRow, ...errorResponses },
+        response: { 200: StockRowView, ...errorResponses },
       },
     }, (request) => deleteStockRow(ctxOf(deps, request), request.params.id, request.query.source_table));
   });

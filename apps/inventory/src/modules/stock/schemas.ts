@@ -105,4 +105,3 @@ export type StockListQuery = Static<typeof StockListQuery>;
 export const ScanQuery = Type.Object({ barcode: Type.String({ minLength: 1, maxLength: 128 }) });
 export type ScanQuery = Static<typeof ScanQuery>;
 
-export const DeletedStockRow = Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) });
