@@ -86,6 +86,16 @@ describe('login throttling', () => {
     expect((await loginFrom(t, address, ADMIN.username, ADMIN.password)).statusCode).toBe(200);
   });
 
+  it('does not count loopback per address (the same host names no one), but still counts its usernames', async () => {
+    for (const loopback of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      for (let i = 0; i < 8; i++) expect((await loginFrom(t, loopback, `local_${runTag}_${i}_${Date.now()}`, 'guess-123')).statusCode).toBe(401);
+      expect((await loginFrom(t, loopback, ADMIN.username, ADMIN.password)).statusCode).toBe(200);
+    }
+    const user = await t.user('SALES', 'ALPHA');
+    for (let i = 0; i < 3; i++) expect((await loginFrom(t, '127.0.0.1', user.username, 'wrong-password')).statusCode).toBe(401);
+    expectThrottled(await loginFrom(t, '127.0.0.1', user.username, 'password-1'));
+  });
+
   it('documents the 429 answers in OpenAPI', async () => {
     const doc = (await t.request('GET', '/api/v1/openapi.json')).json();
     for (const [path, method] of [['/api/v1/auth/login', 'post'], ['/api/v1/internal/ping', 'get']] as const) {
@@ -113,6 +123,11 @@ describe('X-API-Key throttling', () => {
     expect(blocked.json().msg).toContain('X-API-Key 错误次数过多');
     expectThrottled(await pingFrom(t, address, KEY));
     expect((await pingFrom(t, newAddress(), KEY)).statusCode).toBe(200);
+  });
+
+  it('never throttles keys from loopback, where the notifications of the other service come from', async () => {
+    for (let i = 0; i < 6; i++) expect((await pingFrom(t, '127.0.0.1', 'wrong')).statusCode).toBe(401);
+    expect((await pingFrom(t, '127.0.0.1', KEY)).statusCode).toBe(200);
   });
 
   it('never counts a correct key', async () => {

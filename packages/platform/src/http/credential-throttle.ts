@@ -12,7 +12,9 @@ import { ErrorBody } from './schemas.js';
  * The counters live in Redis when REDIS_URL is set (every instance sees the same count), in this process
  * otherwise; a store that cannot be reached is skipped with a warning, so it never locks anybody out.
  * The client address is `request.ip`: behind a reverse proxy Fastify's `trustProxy` must be set, or every
- * caller shares the proxy's address.
+ * caller shares the proxy's address. A loopback address is not counted per address: on the same host it
+ * names no one (the other service's notifications, local tools and checks all come from it); its
+ * usernames still are.
  */
 export interface CredentialLimits {
   /** Failed logins of one username (trimmed, lower-cased) per window. */
@@ -25,7 +27,7 @@ export interface CredentialLimits {
 }
 
 export const DEFAULT_CREDENTIAL_LIMITS: CredentialLimits = {
-  loginFailuresPerUser: 5,
+  loginFailuresPerUser: 10,
   loginFailuresPerAddress: 20,
   apiKeyFailuresPerAddress: 10,
   windowSeconds: 900,
@@ -86,7 +88,7 @@ export class CredentialThrottle {
    */
   async login<T>(request: FastifyRequest, reply: FastifyReply, username: string, attempt: () => Promise<T>): Promise<T> {
     const user = username.trim().toLowerCase();
-    const address = request.ip;
+    const address = countedAddress(request);
     // the address first: a blocked address (say, one spraying usernames) adds no username counters
     const addressWait = await this.loginAddress.take(request, address);
     if (addressWait > 0) throw tooManyAttempts(reply, addressWait, '登录失败次数过多');
@@ -114,12 +116,12 @@ export class CredentialThrottle {
    * (the notification sender posts in bursts); keys are long random secrets, not guessable in a burst.
    */
   async checkApiKeyAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const wait = await this.apiKeyAddress.waitOf(request, request.ip);
+    const wait = await this.apiKeyAddress.waitOf(request, countedAddress(request));
     if (wait > 0) throw tooManyAttempts(reply, wait, 'X-API-Key 错误次数过多');
   }
 
   async apiKeyFailed(request: FastifyRequest): Promise<void> {
-    await this.apiKeyAddress.take(request, request.ip);
+    await this.apiKeyAddress.take(request, countedAddress(request));
   }
 
   async close(): Promise<void> {
@@ -129,6 +131,12 @@ export class CredentialThrottle {
 
 export function createCredentialThrottle(options: CredentialThrottleOptions): CredentialThrottle {
   return new CredentialThrottle(options);
+}
+
+/** The client address to count failures against; none for loopback (127.0.0.0/8, ::1, and their IPv4-mapped form). */
+function countedAddress(request: FastifyRequest): string | undefined {
+  const ip = request.ip;
+  return /^(127\.|::1$|::ffff:127\.)/.test(ip) ? undefined : ip;
 }
 
 function tooManyAttempts(reply: FastifyReply, waitMs: number, what: string): AppError {
@@ -142,6 +150,7 @@ function tooManyAttempts(reply: FastifyReply, waitMs: number, what: string): App
  * One rate-limiter-flexible counter of failures in a fixed window. Waits are in milliseconds, 0 = go on.
  * A store error fails open: it is logged and the attempt goes on uncounted.
  */
+/** Failures of one kind per key; an undefined key is not counted (never waits, never takes). */
 class FailureCounter {
   constructor(
     private readonly limiter: RateLimiterAbstract,
@@ -149,7 +158,8 @@ class FailureCounter {
   ) {}
 
   /** Counts one failure (or reserves one); the wait when this one is past the limit. */
-  async take(request: FastifyRequest, key: string): Promise<number> {
+  async take(request: FastifyRequest, key: string | undefined): Promise<number> {
+    if (key === undefined) return 0;
     try {
       await this.limiter.consume(key);
       return 0;
@@ -161,7 +171,8 @@ class FailureCounter {
   }
 
   /** The wait while the limit is used up, without counting anything. */
-  async waitOf(request: FastifyRequest, key: string): Promise<number> {
+  async waitOf(request: FastifyRequest, key: string | undefined): Promise<number> {
+    if (key === undefined) return 0;
     try {
       const current = await this.limiter.get(key);
       return current && current.consumedPoints >= this.points ? current.msBeforeNext : 0;
@@ -171,8 +182,8 @@ class FailureCounter {
     }
   }
 
-  async giveBack(request: FastifyRequest, key: string): Promise<void> {
-    await this.settle(request, () => this.limiter.reward(key, 1));
+  async giveBack(request: FastifyRequest, key: string | undefined): Promise<void> {
+    if (key !== undefined) await this.settle(request, () => this.limiter.reward(key, 1));
   }
 
   async forget(request: FastifyRequest, key: string): Promise<void> {
