@@ -405,6 +405,17 @@ describe('reading requests', () => {
     expect((await t.request('GET', '/api/v1/outbound/my-requests')).statusCode).toBe(401);
   });
 
+  it('shows executors (outbound_create:operation without outbound_approval) their own requests only, approved ones of others included', async () => {
+    const approved = await submitOk(t, w.sales.token, [{ base_id: own.items[0]!.base_id, quantity: 1 }]);
+    const approve = await t.request('POST', `/api/v1/outbound/request/${approved.id}/approve`, { token: w.mgr.token });
+    expect(approve.statusCode, approve.body).toBe(200);
+    const executorList = (await list(w.op.token, '?limit=200')).json();
+    expect(ids(executorList)).not.toContain(approved.id);
+    expect(ids(executorList)).not.toContain(own.id);
+    expect((await t.request('GET', `/api/v1/outbound/request/${approved.id}`, { token: w.op.token })).statusCode).toBe(404);
+    expect(ids((await list(w.mgr.token, '?limit=200')).json())).toContain(approved.id);
+  });
+
   it("keeps a user's own requests inside the company: moved to another company, they are no longer listed or shown", async () => {
     const mover = await t.user('SALES', 'ALPHA');
     const request = await submitOk(t, mover.token, [{ base_id: own.items[0]!.base_id, quantity: 1 }]);

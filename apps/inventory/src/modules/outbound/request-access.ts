@@ -1,20 +1,18 @@
-import { and, eq, or, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { can, companyCondition, isSuperAdmin, type Actor, type UseCaseContext } from '@wms/platform';
 import { outboundRequests } from '../../db/schema/index.js';
 
 export const APPROVAL_PERMISSION = 'outbound_approval';
-export const EXECUTE_PERMISSION = 'outbound_create:operation';
 
 /**
- * Who sees which requests (contract §4 "outbound_approval, or own"; decisions, Outbound): approvers see
- * every request of their company scope; executors (outbound_create:operation) also see their company's
- * approved requests, their work queue, as dispatchers see borrow requests; everybody sees their own. All of
- * it within the caller's company scope (spec 2.1): an account moved to another company no longer sees the
- * requests it made in the old one, as with borrow requests.
+ * Who sees which requests (contract §4 "outbound_approval, or own"): approvers see every request of their
+ * company scope; everybody else, executors included, sees their own. Executors execute by request id
+ * (the scan and POST /outbound name it), which needs no list. All of it within the caller's company
+ * scope (spec 2.1): an account moved to another company no longer sees the requests it made in the old
+ * one, as with borrow requests.
  */
 export function visibleRequests(ctx: UseCaseContext, company?: string): SQL | undefined {
   if (can(ctx.actor, APPROVAL_PERMISSION)) return inCompanyScope(ctx, company);
-  if (can(ctx.actor, EXECUTE_PERMISSION)) return and(inCompanyScope(ctx, company), or(madeByCaller(ctx), eq(outboundRequests.status, 1)));
   return ownRequests(ctx, company);
 }
 
