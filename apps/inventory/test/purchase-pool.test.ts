@@ -188,4 +188,44 @@ describe('low-stock alert on the effective supply', () => {
     expect(mails[0]!.subject).toContain('黄色');
     expect(mails[0]!.body).toContain('在途 0');
   });
+
+  const rowOf = async (material: MaterialJson) =>
+    (await t.request('GET', `/api/v1/inbound/stock?base_id=${material.id}`, { token: c.mgr.token })).json().items[0] as { id: number };
+  const lowStockMails = (material: MaterialJson, count: number) =>
+    eventually(() => mailsMentioning(t, 'low_stock', material.name), (found) => found.length >= count);
+  const ok = (response: { statusCode: number; body: string }) => expect(response.statusCode, response.body).toBe(200);
+
+  it('mails once per crossing, whatever moved the supply: an edit back up re-arms it, so the next fall mails again', async () => {
+    await setEmail(t, c.mgr, 'buyer@alpha.example');
+    const material = await materialAt('反复预警件', { yellow_threshold: 5 }, [10]);
+    const row = await rowOf(material);
+    const edit = (quantity: number) => t.request('PUT', `/api/v1/inbound/stock/${row.id}`, { token: c.mgr.token, body: { stock_quantity: quantity } });
+    ok(await edit(2));
+    expect(await lowStockMails(material, 1)).toHaveLength(1);
+    ok(await edit(20));
+    ok(await edit(2));
+    expect(await lowStockMails(material, 2)).toHaveLength(2);
+  });
+
+  it('counts a move into 不良品 from 冻结 as a fall, and a move out of it as a recovery', async () => {
+    await setEmail(t, c.mgr, 'buyer@alpha.example');
+    const material = await materialAt('冻结转不良件', { yellow_threshold: 5 }, [10]);
+    const row = await rowOf(material);
+    const status = (value: string) => t.request('POST', `/api/v1/inbound/stock/${row.id}/change-status`, { token: c.mgr.token, body: { status: value } });
+    ok(await status('冻结'));
+    ok(await status('不良品'));
+    expect(await lowStockMails(material, 1)).toHaveLength(1);
+    ok(await status('在库'));
+    ok(await status('不良品'));
+    expect(await lowStockMails(material, 2)).toHaveLength(2);
+  });
+
+  it('checks after a threshold edit: a supply that is now at or below the new threshold is a crossing', async () => {
+    await setEmail(t, c.mgr, 'buyer@alpha.example');
+    const material = await materialAt('阈值上调件', { yellow_threshold: 2 }, [4]);
+    ok(await t.request('PUT', `${BASE}/${material.id}`, { token: c.mgr.token, body: { yellow_threshold: 4 } }));
+    const mails = await lowStockMails(material, 1);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('黄色');
+  });
 });

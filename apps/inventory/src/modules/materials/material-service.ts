@@ -12,6 +12,7 @@ import {
 } from '@wms/platform';
 import { materials, type MaterialRow } from '../../db/schema/index.js';
 import { companyForRecord } from '../identity/company-rules.js';
+import { scheduleLowStockCheck } from '../notifications/low-stock.js';
 import { requireCategory } from './category-path.js';
 import { hiddenMaterialFields } from './field-permissions.js';
 import { toMaterialView } from './material-mapper.js';
@@ -74,6 +75,7 @@ export async function updateMaterial(ctx: UseCaseContext, id: number, input: Mat
       .where(eq(materials.id, id))
       .returning();
     clearSuggestionsAfterCommit(ctx);
+    if (changesAnything(current, thresholdsOf(values))) scheduleLowStockCheck(ctx, updated!.companyName, [id]);
     return updated!;
   });
   return toMaterialView(row, hiddenMaterialFields(ctx.actor), await ctx.read((q) => supplyOfMaterial(q, row.id)));
@@ -104,6 +106,9 @@ async function lockMaterial(ctx: UseCaseContext, tx: Tx, id: number): Promise<Ma
 function clearSuggestionsAfterCommit(ctx: UseCaseContext) {
   ctx.afterCommit(() => specSuggestionCache.clear());
 }
+
+/** A new threshold may put the current supply at or below it (a crossing), or lift it above (re-armed). */
+const thresholdsOf = ({ redThreshold, yellowThreshold, targetThreshold }: ColumnValues): ColumnValues => ({ redThreshold, yellowThreshold, targetThreshold });
 
 export type ColumnValues = Partial<Pick<MaterialRow,
   'name' | 'specModel' | 'category' | 'unit' | 'companyName' | 'purchaseLink' | 'referencePrice' |

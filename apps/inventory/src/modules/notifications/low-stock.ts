@@ -6,9 +6,10 @@ import { lowStockRecipients } from './low-stock-recipients.js';
 import { sendMail, type OutgoingMail } from './mailer.js';
 
 /**
- * The one seam every change that lowers available or physical stock calls, inside its use case
- * (outbound, stock edit, status change, delete, scrap, stocktake adjustment, …): the check runs after
- * the surrounding transaction commits (spec 6.2), never inside it, and never fails the caller.
+ * The one seam every change of a material's supply or thresholds calls, inside its use case (outbound,
+ * stock edit, status change, delete, scrap, stocktake adjustment, threshold edit, …): the check runs after
+ * the surrounding transaction commits (spec 6.2), never inside it, and never fails the caller. A change
+ * that raised supply is worth a check too: it lowers the alerted level, so the next fall mails again.
  */
 export function scheduleLowStockCheck(ctx: UseCaseContext, company: string, baseIds: readonly number[]): void {
   const distinct = [...new Set(baseIds)];

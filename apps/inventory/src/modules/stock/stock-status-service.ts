@@ -32,7 +32,8 @@ export async function changeStockStatus(ctx: UseCaseContext, id: number, input: 
       .where(and(eq(stockRows.id, id), eq(stockRows.status, from)))
       .returning();
     if (!updated) throw new AppError('CONFLICT', '库存状态已被修改，请重试');
-    if (from === '在库') scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
+    // into or out of 不良品 changes the effective supply (either way: a recovery re-arms the alert)
+    scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
     return { ...updated, ...materialOf(current) };
   });
   return toStockRowView(row, priceVisibilityOf(ctx.actor));

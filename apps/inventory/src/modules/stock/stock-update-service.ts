@@ -42,9 +42,8 @@ export async function updateStockRow(ctx: UseCaseContext, id: number, input: Upd
       .where(and(eq(stockRows.id, id), availableStaysNonNegative(patch.stockQuantity)))
       .returning();
     if (!updated) throw belowHeldQuantity(current, patch.stockQuantity ?? current.stockQuantity);
-    if (patch.stockQuantity !== undefined && new Decimal(patch.stockQuantity).lt(current.stockQuantity)) {
-      scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
-    }
+    // a fall may cross a threshold; a rise re-arms an alert, so the next fall is a new crossing
+    if (patch.stockQuantity !== undefined) scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
     return { ...updated, ...materialOf(current) };
   });
   return toStockRowView(row, priceVisibilityOf(ctx.actor));
