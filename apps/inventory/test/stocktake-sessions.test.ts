@@ -173,6 +173,12 @@ describe('POST /draft/clear and GET /draft/list', () => {
     expect((await call(t, 'GET', `/draft/list?session_id=${sessionId}`, w.betaMgr.token)).statusCode).toBe(404);
     expect((await call(t, 'GET', '/draft/list', w.mgr.token)).statusCode).toBe(400);
     expect((await call(t, 'POST', '/draft/clear', w.betaMgr.token, { session_id: sessionId })).statusCode).toBe(404);
+    // the merged list answers a session that does not exist as blind, but another company's is 404 all the same
+    for (const path of [`/draft/merged-list?session_id=${sessionId}`, `/stocktake/all-items?session_id=${sessionId}`]) {
+      const foreign = await call(t, 'GET', path, w.betaMgr.token);
+      expect(foreign.statusCode, path).toBe(404);
+      expect(foreign.json().code).toBe('NOT_FOUND');
+    }
   });
 
   it('clear needs session_id (400, nothing deleted) and then removes the session`s drafts', async () => {

@@ -12,7 +12,7 @@ import {
   type CountedRowRecord,
 } from './counted-rows.js';
 import type { AllItemsQuery, CountItemView, MergedListQuery } from './schemas.js';
-import { bookHidden, readSession } from './sessions.js';
+import { bookHidden, readSessionUnlessForeign } from './sessions.js';
 
 interface CountedPage {
   list: CountItemView[];
@@ -25,12 +25,13 @@ interface CountedPage {
 
 /**
  * GET /draft/merged-list (spec 4.6 rule 3, contract §8): the session's rows with their counts, one page,
- * in one statement. A session that cannot be found answers the caller's company rows as blind (book hidden).
+ * in one statement. A session that does not exist answers the caller's company rows as blind (book hidden);
+ * another company's is 404.
  * match and diff would tell a blind counter the book, so they are 400 while a blind session is active.
  */
 export async function mergedList(ctx: UseCaseContext, query: MergedListQuery): Promise<CountedPage> {
   const scope = ctx.scope();
-  const session = (await ctx.read((q) => readSession(q, scope, query.session_id))) ?? null;
+  const session = (await ctx.read((q) => readSessionUnlessForeign(q, scope, query.session_id))) ?? null;
   const hidden = bookHidden(session);
   if (hidden && (query.status_filter === 'match' || query.status_filter === 'diff')) {
     throw new AppError('STATUS_NOT_ALLOWED', '盲盘进行中，不能按一致/差异筛选（账面数量在盘点结束后可见）', { field: 'status_filter' });
@@ -50,7 +51,7 @@ export async function mergedList(ctx: UseCaseContext, query: MergedListQuery): P
 export async function allItems(ctx: UseCaseContext, query: AllItemsQuery) {
   const scope = ctx.scope();
   const session = await ctx.read((q) =>
-    query.session_id !== undefined ? readSession(q, scope, query.session_id) : activeSessionOf(q, companyForCreate(ctx.actor, query.company)),
+    query.session_id !== undefined ? readSessionUnlessForeign(q, scope, query.session_id) : activeSessionOf(q, companyForCreate(ctx.actor, query.company)),
   );
   const hidden = bookHidden(session);
   const paging = pagingOf(query);

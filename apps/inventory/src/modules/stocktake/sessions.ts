@@ -11,6 +11,17 @@ export async function readSession(q: Queryable, scope: CompanyScope, id: number)
   return session;
 }
 
+/**
+ * The session a read names, for the reads that answer a missing session as blind (spec 4.6 rule 3: "also
+ * when the session row is missing"): undefined when no session has that id, 404 when it is another
+ * company's (contract §3: another company's id is 404).
+ */
+export async function readSessionUnlessForeign(q: Queryable, scope: CompanyScope, id: number): Promise<StocktakeSessionRow | undefined> {
+  const [session] = await q.select().from(stocktakeSessions).where(eq(stocktakeSessions.id, id));
+  if (session && scope.kind !== 'all' && (scope.kind === 'none' || session.companyName !== scope.company)) throw notFound(SESSION);
+  return session;
+}
+
 export async function requireSession(q: Queryable, scope: CompanyScope, id: number): Promise<StocktakeSessionRow> {
   const session = await readSession(q, scope, id);
   if (!session) throw notFound(SESSION);
