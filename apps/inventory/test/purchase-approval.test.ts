@@ -169,8 +169,8 @@ describe('stock-in with request_id', () => {
     const betaRequest = (await submitOk(t, c.betaMgr.token, [{ base_id: beta.id, quantity: 1 }])).requests[0]!;
     await decideOk(t, c.betaMgr.token, betaRequest.id, 'approve');
     const foreign = await stockInFor({ base_id: material.id, request_id: betaRequest.id });
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'request_id' });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toMatchObject({ code: 'NOT_FOUND', field: 'request_id' });
 
     const other = await createMaterial(t, c.mgr.token, { name: '别的物料' });
     const approved = await approvedPurchase(c, material.id, 1);
@@ -178,7 +178,7 @@ describe('stock-in with request_id', () => {
     expect(wrongMaterial.statusCode).toBe(400);
     expect(wrongMaterial.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'request_id' });
 
-    expect((await stockInFor({ base_id: material.id, request_id: 99999999 })).statusCode).toBe(400);
+    expect((await stockInFor({ base_id: material.id, request_id: 99999999 })).statusCode).toBe(404);
     expect(await countStockRows(t)).toBe(before);
     expect(await storedStatus(approved.id)).toBe(1);
     expect(await storedStatus(betaRequest.id)).toBe(1);
