@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, users } from '../src/db/schema/index.js';
 import { buildTestTracking, TEST_PASSWORD, uniqueName, type TestTracking, type TestUser } from './helpers.js';
@@ -162,5 +162,28 @@ describe('tracking user management', () => {
     expect(rows[0]).toMatchObject({ module: '用户管理', action: 'CREATE', targetName: username, username: 'admin', department: 'ALPHA' });
     expect(JSON.stringify(rows[0]!.details)).not.toContain('password');
     expect(rows[0]!.requestUrl).toBe('/api/v1/users');
+  });
+
+  it('writes nothing for a patch of unknown fields only (422) or of unchanged values (200, no audit record)', async () => {
+    const user = await t.user('OPERATOR');
+    const auditCount = async () =>
+      (await t.service.deps.database.read((q) =>
+        q.select({ n: count() }).from(auditLogs).where(and(eq(auditLogs.tableName, 'users'), eq(auditLogs.targetId, String(user.id)))),
+      ))[0]!.n;
+    const before = await auditCount();
+    const unknownOnly = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { team: 'X' } });
+    expect(unknownOnly.statusCode).toBe(422);
+    expect(unknownOnly.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const elsewhere = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { department: 'BETA' } });
+    expect(elsewhere.statusCode).toBe(422);
+    expect(elsewhere.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'department' });
+    expect((await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { department: ' alpha ' } })).statusCode).toBe(200);
+    const current = (await t.request('GET', `/api/v1/users/${user.id}`, { token: t.adminToken })).json();
+    const same = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { name: current.name, role: 'OPERATOR', active: true } });
+    expect(same.statusCode).toBe(200);
+    expect(await auditCount()).toBe(before);
+    const renamed = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { name: '新名' } });
+    expect(renamed.json()).toMatchObject({ name: '新名' });
+    expect(await auditCount()).toBe(before + 1);
   });
 });

@@ -1542,6 +1542,7 @@ export interface operations {
                     role?: "SUPER_ADMIN" | "SUPERVISOR" | "ENGINEER" | "OPERATOR";
                     active?: boolean;
                     password?: string;
+                    department?: string;
                 };
             };
         };

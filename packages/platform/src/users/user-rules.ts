@@ -25,6 +25,17 @@ export function refuseSelfDeactivation(actor: Actor, userId: number, active: boo
   if (userId === actor.id && active === false) throw new AppError('STATUS_NOT_ALLOWED', '不能停用自己的账号');
 }
 
+/**
+ * The columns of a user PATCH whose value differs from the stored one (undefined means "not named"). A
+ * PATCH that changes nothing must write nothing: a bare updated_at change would be audited as a
+ * credential change. Unknown body fields were dropped by the schema, so a body of only those is `{}`.
+ */
+export function changedUserColumns<Row extends object>(current: Row, wanted: Partial<Row>): Partial<Row> {
+  return Object.fromEntries(
+    Object.entries(wanted).filter(([column, value]) => value !== undefined && value !== current[column as keyof Row]),
+  ) as Partial<Row>;
+}
+
 /** The fields every user answer carries, never the password hash; each service adds its placement. */
 export function baseUserView(row: { id: number; username: string; name: string; role: string; active: boolean; createdAt: Date }) {
   return {

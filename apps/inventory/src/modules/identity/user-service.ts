@@ -1,6 +1,7 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import {
   AppError,
+  changedUserColumns,
   companyCondition,
   forbidden,
   hashPassword,
@@ -122,13 +123,4 @@ export async function listActiveUsers(ctx: UseCaseContext, requestedCompany?: st
       .orderBy(asc(users.id)),
   );
   return rows;
-}
-
-type UserColumns = Pick<typeof users.$inferSelect, 'name' | 'role' | 'companyName' | 'email' | 'active'>;
-
-/** The named columns whose value differs from the stored one; undefined means "not named". */
-function changedUserColumns(current: UserColumns, wanted: Partial<UserColumns>): Partial<UserColumns> {
-  return Object.fromEntries(
-    Object.entries(wanted).filter(([column, value]) => value !== undefined && value !== current[column as keyof UserColumns]),
-  ) as Partial<UserColumns>;
 }

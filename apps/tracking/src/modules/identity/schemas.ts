@@ -40,6 +40,8 @@ export const UpdateUserBody = Type.Object(
     role: Type.Optional(RoleSchema),
     active: Type.Optional(Type.Boolean()),
     password: Type.Optional(Password),
+    /** Accounts stay in this instance's department: only ORG_DEPARTMENT itself is accepted (a no-op). */
+    department: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
   { minProperties: 1 },
 );

@@ -1,6 +1,7 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import {
   AppError,
+  changedUserColumns,
   hashPassword,
   notFound,
   pageOf,
@@ -8,10 +9,11 @@ import {
   refuseSelfDeactivation,
   userListConditions,
   usernameTaken,
+  validationFailed,
   type UseCaseContext,
 } from '@wms/platform';
 import { users } from '../../db/schema/index.js';
-import { inDepartment } from './department.js';
+import { inDepartment, normalizeDepartment } from './department.js';
 import { toUserView } from './user-mapper.js';
 import type { CreateUserBody, UpdateUserBody, UserListQuery } from './schemas.js';
 
@@ -65,13 +67,22 @@ export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
 
 /**
  * Accounts of other departments are invisible here (404). Nobody can deactivate their own account or
- * change their own role, so the last SUPER_ADMIN cannot lock the department out.
+ * change their own role, so the last SUPER_ADMIN cannot lock the department out. A body of unknown fields
+ * only is as empty as `{}`; values equal to the stored ones write nothing (no audit record). An account
+ * cannot be moved to another department from here (it would leave this instance): `department` may only
+ * name this one.
  */
 export async function updateUser(ctx: UseCaseContext, userId: number, input: UpdateUserBody) {
+  if (Object.values(input).every((value) => value === undefined)) {
+    throw validationFailed('没有需要修改的字段（可修改: name, role, active, password, department）');
+  }
+  if (input.department !== undefined && normalizeDepartment(input.department) !== departmentOf(ctx)) {
+    throw validationFailed(`账号只能属于本部门 ${departmentOf(ctx)}`, { field: 'department' });
+  }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return ctx.transaction(async (tx) => {
     const [current] = await tx
-      .select({ id: users.id, role: users.role })
+      .select()
       .from(users)
       .where(departmentAccount(ctx, userId))
       .for('update');
@@ -80,9 +91,11 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
     if (current.id === ctx.actor.id && input.role !== undefined && input.role !== current.role) {
       throw new AppError('STATUS_NOT_ALLOWED', '不能修改自己的角色');
     }
+    const changes = changedUserColumns(current, { name: input.name, role: input.role, active: input.active });
+    if (Object.keys(changes).length === 0 && passwordHash === undefined) return toUserView(current);
     const [row] = await tx
       .update(users)
-      .set({ name: input.name, role: input.role, active: input.active, passwordHash, updatedAt: ctx.now })
+      .set({ ...changes, passwordHash, updatedAt: ctx.now })
       .where(eq(users.id, userId))
       .returning();
     return toUserView(row!);
