@@ -182,7 +182,7 @@ describe('history', () => {
     await post(t, `/transfer/${second.id}/accept`, w.inbound.token);
     await post(t, `/${line.id}/return`, w.inbound.token, { quantity: 1, location: 'B/02', remark: '先还 1' });
     const split = (await post(t, `/${line.id}/split`, w.inbound.token, { quantity: 2 })).json();
-    const child = split.split as LineJson;
+    const child = split[1] as LineJson;
     await post(t, `/${line.id}/return`, w.inbound.token, { quantity: 2 });
     await post(t, `/${child.id}/return`, w.inbound.token, { quantity: 2 });
 

@@ -17380,168 +17380,63 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description [原行, 新行] */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        original: {
+                        id: number;
+                        borrow_no: string;
+                        request_id: number;
+                        stock_id: number;
+                        source_table: string;
+                        base_id: number;
+                        sku: string;
+                        material_name: string;
+                        spec_model: string;
+                        unit: string;
+                        quantity: number;
+                        returned_quantity: number;
+                        /** @description 未归还数量 = quantity − returned_quantity */
+                        pending_quantity: number;
+                        borrower_id: number;
+                        borrower_name: string;
+                        current_holder_id: number | null;
+                        current_holder_name: string | null;
+                        dispatch_operator: string;
+                        location: string;
+                        /** @description borrowed | returned | scrapped */
+                        status: string;
+                        company_name: string;
+                        borrowed_at: string;
+                        returned_at: string | null;
+                        split_from_id: number | null;
+                        /** @description 当前用户是持有人 */
+                        is_mine: boolean;
+                        /** @description 当前用户是持有人、该行借用中且没有待处理的转移 */
+                        can_transfer: boolean;
+                        pending_transfer: {
                             id: number;
+                            borrow_id: number;
                             borrow_no: string;
-                            request_id: number;
-                            stock_id: number;
-                            source_table: string;
-                            base_id: number;
-                            sku: string;
                             material_name: string;
-                            spec_model: string;
-                            unit: string;
-                            quantity: number;
-                            returned_quantity: number;
-                            /** @description 未归还数量 = quantity − returned_quantity */
-                            pending_quantity: number;
-                            borrower_id: number;
-                            borrower_name: string;
-                            current_holder_id: number | null;
-                            current_holder_name: string | null;
-                            dispatch_operator: string;
-                            location: string;
-                            /** @description borrowed | returned | scrapped */
-                            status: string;
-                            company_name: string;
-                            borrowed_at: string;
-                            returned_at: string | null;
-                            split_from_id: number | null;
-                            /** @description 当前用户是持有人 */
-                            is_mine: boolean;
-                            /** @description 当前用户是持有人、该行借用中且没有待处理的转移 */
-                            can_transfer: boolean;
-                            pending_transfer: {
-                                id: number;
-                                borrow_id: number;
-                                borrow_no: string;
-                                material_name: string;
-                                sku: string;
-                                from_user_id: number;
-                                from_user_name: string | null;
-                                to_user_id: number;
-                                to_user_name: string | null;
-                                quantity: number;
-                                /** @description PENDING | ACCEPTED | REJECTED */
-                                status: string;
-                                reason: string | null;
-                                reject_seen_at: string | null;
-                                company_name: string;
-                                created_at: string;
-                                decided_at: string | null;
-                            } | null;
-                        };
-                        split: {
-                            id: number;
-                            borrow_no: string;
-                            request_id: number;
-                            stock_id: number;
-                            source_table: string;
-                            base_id: number;
                             sku: string;
-                            material_name: string;
-                            spec_model: string;
-                            unit: string;
+                            from_user_id: number;
+                            from_user_name: string | null;
+                            to_user_id: number;
+                            to_user_name: string | null;
                             quantity: number;
-                            returned_quantity: number;
-                            /** @description 未归还数量 = quantity − returned_quantity */
-                            pending_quantity: number;
-                            borrower_id: number;
-                            borrower_name: string;
-                            current_holder_id: number | null;
-                            current_holder_name: string | null;
-                            dispatch_operator: string;
-                            location: string;
-                            /** @description borrowed | returned | scrapped */
+                            /** @description PENDING | ACCEPTED | REJECTED */
                             status: string;
+                            reason: string | null;
+                            reject_seen_at: string | null;
                             company_name: string;
-                            borrowed_at: string;
-                            returned_at: string | null;
-                            split_from_id: number | null;
-                            /** @description 当前用户是持有人 */
-                            is_mine: boolean;
-                            /** @description 当前用户是持有人、该行借用中且没有待处理的转移 */
-                            can_transfer: boolean;
-                            pending_transfer: {
-                                id: number;
-                                borrow_id: number;
-                                borrow_no: string;
-                                material_name: string;
-                                sku: string;
-                                from_user_id: number;
-                                from_user_name: string | null;
-                                to_user_id: number;
-                                to_user_name: string | null;
-                                quantity: number;
-                                /** @description PENDING | ACCEPTED | REJECTED */
-                                status: string;
-                                reason: string | null;
-                                reject_seen_at: string | null;
-                                company_name: string;
-                                created_at: string;
-                                decided_at: string | null;
-                            } | null;
-                        };
-                        /** @description [原行, 新行] */
-                        lines: {
-                            id: number;
-                            borrow_no: string;
-                            request_id: number;
-                            stock_id: number;
-                            source_table: string;
-                            base_id: number;
-                            sku: string;
-                            material_name: string;
-                            spec_model: string;
-                            unit: string;
-                            quantity: number;
-                            returned_quantity: number;
-                            /** @description 未归还数量 = quantity − returned_quantity */
-                            pending_quantity: number;
-                            borrower_id: number;
-                            borrower_name: string;
-                            current_holder_id: number | null;
-                            current_holder_name: string | null;
-                            dispatch_operator: string;
-                            location: string;
-                            /** @description borrowed | returned | scrapped */
-                            status: string;
-                            company_name: string;
-                            borrowed_at: string;
-                            returned_at: string | null;
-                            split_from_id: number | null;
-                            /** @description 当前用户是持有人 */
-                            is_mine: boolean;
-                            /** @description 当前用户是持有人、该行借用中且没有待处理的转移 */
-                            can_transfer: boolean;
-                            pending_transfer: {
-                                id: number;
-                                borrow_id: number;
-                                borrow_no: string;
-                                material_name: string;
-                                sku: string;
-                                from_user_id: number;
-                                from_user_name: string | null;
-                                to_user_id: number;
-                                to_user_name: string | null;
-                                quantity: number;
-                                /** @description PENDING | ACCEPTED | REJECTED */
-                                status: string;
-                                reason: string | null;
-                                reject_seen_at: string | null;
-                                company_name: string;
-                                created_at: string;
-                                decided_at: string | null;
-                            } | null;
-                        }[];
-                    };
+                            created_at: string;
+                            decided_at: string | null;
+                        } | null;
+                    }[];
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -17634,168 +17529,63 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description [原行, 新行] */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        original: {
+                        id: number;
+                        borrow_no: string;
+                        request_id: number;
+                        stock_id: number;
+                        source_table: string;
+                        base_id: number;
+                        sku: string;
+                        material_name: string;
+                        spec_model: string;
+                        unit: string;
+                        quantity: number;
+                        returned_quantity: number;
+                        /** @description 未归还数量 = quantity − returned_quantity */
+                        pending_quantity: number;
+                        borrower_id: number;
+                        borrower_name: string;
+                        current_holder_id: number | null;
+                        current_holder_name: string | null;
+                        dispatch_operator: string;
+                        location: string;
+                        /** @description borrowed | returned | scrapped */
+                        status: string;
+                        company_name: string;
+                        borrowed_at: string;
+                        returned_at: string | null;
+                        split_from_id: number | null;
+                        /** @description 当前用户是持有人 */
+                        is_mine: boolean;
+                        /** @description 当前用户是持有人、该行借用中且没有待处理的转移 */
+                        can_transfer: boolean;
+                        pending_transfer: {
                             id: number;
+                            borrow_id: number;
                             borrow_no: string;
-                            request_id: number;
-                            stock_id: number;
-                            source_table: string;
-                            base_id: number;
-                            sku: string;
                             material_name: string;
-                            spec_model: string;
-                            unit: string;
-                            quantity: number;
-                            returned_quantity: number;
-                            /** @description 未归还数量 = quantity − returned_quantity */
-                            pending_quantity: number;
-                            borrower_id: number;
-                            borrower_name: string;
-                            current_holder_id: number | null;
-                            current_holder_name: string | null;
-                            dispatch_operator: string;
-                            location: string;
-                            /** @description borrowed | returned | scrapped */
-                            status: string;
-                            company_name: string;
-                            borrowed_at: string;
-                            returned_at: string | null;
-                            split_from_id: number | null;
-                            /** @description 当前用户是持有人 */
-                            is_mine: boolean;
-                            /** @description 当前用户是持有人、该行借用中且没有待处理的转移 */
-                            can_transfer: boolean;
-                            pending_transfer: {
-                                id: number;
-                                borrow_id: number;
-                                borrow_no: string;
-                                material_name: string;
-                                sku: string;
-                                from_user_id: number;
-                                from_user_name: string | null;
-                                to_user_id: number;
-                                to_user_name: string | null;
-                                quantity: number;
-                                /** @description PENDING | ACCEPTED | REJECTED */
-                                status: string;
-                                reason: string | null;
-                                reject_seen_at: string | null;
-                                company_name: string;
-                                created_at: string;
-                                decided_at: string | null;
-                            } | null;
-                        };
-                        split: {
-                            id: number;
-                            borrow_no: string;
-                            request_id: number;
-                            stock_id: number;
-                            source_table: string;
-                            base_id: number;
                             sku: string;
-                            material_name: string;
-                            spec_model: string;
-                            unit: string;
+                            from_user_id: number;
+                            from_user_name: string | null;
+                            to_user_id: number;
+                            to_user_name: string | null;
                             quantity: number;
-                            returned_quantity: number;
-                            /** @description 未归还数量 = quantity − returned_quantity */
-                            pending_quantity: number;
-                            borrower_id: number;
-                            borrower_name: string;
-                            current_holder_id: number | null;
-                            current_holder_name: string | null;
-                            dispatch_operator: string;
-                            location: string;
-                            /** @description borrowed | returned | scrapped */
+                            /** @description PENDING | ACCEPTED | REJECTED */
                             status: string;
+                            reason: string | null;
+                            reject_seen_at: string | null;
                             company_name: string;
-                            borrowed_at: string;
-                            returned_at: string | null;
-                            split_from_id: number | null;
-                            /** @description 当前用户是持有人 */
-                            is_mine: boolean;
-                            /** @description 当前用户是持有人、该行借用中且没有待处理的转移 */
-                            can_transfer: boolean;
-                            pending_transfer: {
-                                id: number;
-                                borrow_id: number;
-                                borrow_no: string;
-                                material_name: string;
-                                sku: string;
-                                from_user_id: number;
-                                from_user_name: string | null;
-                                to_user_id: number;
-                                to_user_name: string | null;
-                                quantity: number;
-                                /** @description PENDING | ACCEPTED | REJECTED */
-                                status: string;
-                                reason: string | null;
-                                reject_seen_at: string | null;
-                                company_name: string;
-                                created_at: string;
-                                decided_at: string | null;
-                            } | null;
-                        };
-                        /** @description [原行, 新行] */
-                        lines: {
-                            id: number;
-                            borrow_no: string;
-                            request_id: number;
-                            stock_id: number;
-                            source_table: string;
-                            base_id: number;
-                            sku: string;
-                            material_name: string;
-                            spec_model: string;
-                            unit: string;
-                            quantity: number;
-                            returned_quantity: number;
-                            /** @description 未归还数量 = quantity − returned_quantity */
-                            pending_quantity: number;
-                            borrower_id: number;
-                            borrower_name: string;
-                            current_holder_id: number | null;
-                            current_holder_name: string | null;
-                            dispatch_operator: string;
-                            location: string;
-                            /** @description borrowed | returned | scrapped */
-                            status: string;
-                            company_name: string;
-                            borrowed_at: string;
-                            returned_at: string | null;
-                            split_from_id: number | null;
-                            /** @description 当前用户是持有人 */
-                            is_mine: boolean;
-                            /** @description 当前用户是持有人、该行借用中且没有待处理的转移 */
-                            can_transfer: boolean;
-                            pending_transfer: {
-                                id: number;
-                                borrow_id: number;
-                                borrow_no: string;
-                                material_name: string;
-                                sku: string;
-                                from_user_id: number;
-                                from_user_name: string | null;
-                                to_user_id: number;
-                                to_user_name: string | null;
-                                quantity: number;
-                                /** @description PENDING | ACCEPTED | REJECTED */
-                                status: string;
-                                reason: string | null;
-                                reject_seen_at: string | null;
-                                company_name: string;
-                                created_at: string;
-                                decided_at: string | null;
-                            } | null;
-                        }[];
-                    };
+                            created_at: string;
+                            decided_at: string | null;
+                        } | null;
+                    }[];
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */

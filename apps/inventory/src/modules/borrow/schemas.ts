@@ -143,11 +143,8 @@ export const SplitBody = Type.Object({
 });
 export type SplitBody = Static<typeof SplitBody>;
 
-export const SplitResult = Type.Object({
-  original: BorrowLineView,
-  split: BorrowLineView,
-  lines: Type.Array(BorrowLineView, { description: '[原行, 新行]' }),
-});
+/** contract §4: "the two lines", the original first. */
+export const SplitResult = Type.Array(BorrowLineView, { minItems: 2, maxItems: 2, description: '[原行, 新行]' });
 export type SplitResult = Static<typeof SplitResult>;
 
 // ---- records and history --------------------------------------------------------------------

@@ -49,7 +49,6 @@ export function splitBorrowLine(ctx: UseCaseContext, id: number, input: SplitBod
         updatedAt: ctx.now,
       })
       .returning();
-    const [originalView, splitView] = await toLineViews(tx, [original!, created!], ctx.actor);
-    return { original: originalView!, split: splitView!, lines: [originalView!, splitView!] };
+    return toLineViews(tx, [original!, created!], ctx.actor);
   });
 }
