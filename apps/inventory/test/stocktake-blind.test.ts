@@ -72,7 +72,7 @@ describe('blind stocktake: the book quantity leaves the service nowhere while th
     for (const text of sheetText) expect(leaks(text)).toEqual([]);
     expect(sheetText[0]).toContain('—'); // summary: book total, matched, differing, variance
     expect(sheetText[1]).toContain('—'); // variance detail: book and variance of each counted row
-    expect(sheetText[2]).toContain('盲盘进行中'); // matched: withheld until the end
+    expect(sheetText[2]).toContain('账面数量'); // matched: the detail columns, no count equals its book here
     expect(sheetText[3]).toContain('—'); // not counted: book
     expect(sheetText[1]).toContain('<v>12</v>'); // counted quantities are shown
     expect(sheetText[1]).toContain('<v>13</v>');
@@ -88,6 +88,22 @@ describe('blind stocktake: the book quantity leaves the service nowhere while th
     expect(leaks(unlockedSheets[0]!)).toContain('17863.01'); // summary: book total
     expect(leaks(unlockedSheets[1]!)).toEqual(expect.arrayContaining(['7391.27', '-7379.27']));
     expect(leaks(unlockedSheets[3]!)).toContain('4417.93'); // not counted
+  });
+
+  it('sorts counted items into matched and variance sheets in an active blind session too, book and variance as —', async () => {
+    const zone = uniqueZone('BLINDSORT');
+    const [same, other] = await rowsAt(t, w.mgr.token, w.material, [[`${zone}/01`, 4], [`${zone}/02`, 9]]);
+    const session = await startSession(t, w.mgr.token, { mode: 'blind', scope_type: 'active', scope_config: { locations: [zone] } });
+    await scan(t, w.counter.token, session.session_id, same!.sku, 4);
+    await scan(t, w.counter.token, session.session_id, other!.sku, 7);
+    const sheets = sheetTexts(unzipEntries((await call(t, 'GET', `/export-stocktake?session_id=${session.session_id}`, w.mgr.token)).rawPayload));
+    expect(sheets[2]).toContain(same!.sku); // matched
+    expect(sheets[2]).not.toContain(other!.sku);
+    expect(sheets[1]).toContain(other!.sku); // variance detail
+    expect(sheets[1]).not.toContain(same!.sku);
+    for (const sheet of [sheets[1]!, sheets[2]!]) expect(sheet).toContain('—');
+    expect(sheets[1]).not.toContain('<v>9</v>'); // the book of the differing row stays hidden
+    expect(sheets[1]).toContain('<v>7</v>'); // its count is shown
   });
 
   it('an open session shows the book while active', async () => {

@@ -16,6 +16,11 @@ export interface CountedRowsSource {
   /** The company condition: the session's company, or the caller's scope when there is no session. */
   companies: CompanyScope;
   hidden: boolean;
+  /**
+   * Whether each count matches the book, even when the book is hidden: the export sorts counted items into
+   * its matched and variance sheets in every session (spec 4.6 rule 8), writing '—' for the book.
+   */
+  classifyHidden?: boolean;
 }
 
 /** A draft counts as "scanned" when a person wrote it; generated (system) rows are "not counted". */
@@ -29,7 +34,7 @@ export function countedRowsCte(source: CountedRowsSource): SQL {
   const scope = scopeCondition(source.session, sql.raw('s.warehouse_location'));
   const conditions = [company, scope].filter((condition): condition is SQL => condition !== undefined);
   const stockQty = source.hidden ? sql`null::text` : sql`s.stock_quantity::text`;
-  const matched = source.hidden ? sql`null::boolean` : sql`d.id is not null and d.quantity = s.stock_quantity`;
+  const matched = source.hidden && !source.classifyHidden ? sql`null::boolean` : sql`d.id is not null and d.quantity = s.stock_quantity`;
   const diffQty = source.hidden ? sql`null::text` : sql`case when d.id is not null then (d.quantity - s.stock_quantity)::text end`;
   return sql`counted as (
     select s.id as stock_id, s.source_table, s.sku, s.base_id, s.warehouse_location, s.batch_number, s.serial_number, s.status,

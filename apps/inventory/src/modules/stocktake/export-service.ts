@@ -6,34 +6,33 @@ import { bookHidden, requireSession } from './sessions.js';
 
 /** What a hidden book quantity reads as (spec 4.6 rules 3 and 8): a dash, never 0. */
 const DASH = '—';
-const HIDDEN_NOTE = '盲盘进行中：账面数量与差异在盘点结束后显示';
 
 export const exportFileName = (sessionId: number) => `盘点_${sessionId}.xlsx`;
 
 /**
  * GET /export-stocktake (spec 4.6 rule 8): four sheets — summary, variance detail, matched, not counted —
  * from one query of the session's rows, written by the platform's workbook writer. While a blind session is
- * active the book quantity and the variance are '—' on all four sheets (the database answers NULL for them)
- * and counted items are not split into matched / differing (that split would tell the book): they are all
- * listed on the variance sheet, and the matched sheet carries a note. Counted quantities are always shown.
+ * active the book quantity and the variance are '—' on all four sheets (the database answers NULL for them);
+ * counted items are still sorted into variance detail and matched, as the rule names both sheets. Counted
+ * quantities are always shown.
  */
 export async function exportStocktake(ctx: UseCaseContext, sessionId: number): Promise<Buffer> {
   const { session, rows } = await ctx.read(async (q) => {
     const found = await requireSession(q, ctx.scope(), sessionId);
-    const source = { session: found, companies: { kind: 'one' as const, company: found.companyName }, hidden: bookHidden(found) };
+    const source = { session: found, companies: { kind: 'one' as const, company: found.companyName }, hidden: bookHidden(found), classifyHidden: true };
     const records = await queryRows<CountedRowRecord>(q, sql`with ${countedRowsCte(source)} select ${COUNTED_COLUMNS} from counted c order by ${COUNT_ORDER}`);
     return { session: found, rows: records };
   });
   const hidden = bookHidden(session);
   const counted = rows.filter((row) => row.scanned);
   const notCounted = rows.filter((row) => !row.scanned);
-  const differing = hidden ? counted : counted.filter((row) => !row.matched);
-  const matched = hidden ? [] : counted.filter((row) => row.matched);
+  const differing = counted.filter((row) => !row.matched);
+  const matched = counted.filter((row) => row.matched);
   const columns = detailColumns(hidden);
   const sheets: SheetSpec<never>[] = [
     sheet('盘点汇总', SUMMARY_COLUMNS, summaryOf(session, rows, hidden)),
     sheet('盘点差异明细', columns, differing),
-    hidden ? sheet('盘点一致', [{ header: '说明', width: 48, value: (note: string) => note }], [HIDDEN_NOTE]) : sheet('盘点一致', columns, matched),
+    sheet('盘点一致', columns, matched),
     sheet('未盘点', columns, notCounted),
   ];
   return writeWorkbook(sheets);
