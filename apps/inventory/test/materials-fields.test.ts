@@ -134,12 +134,23 @@ describe('material field permissions', () => {
       expect(await readAsAdmin(created.json().id)).toMatchObject({ purchaseLink: null, referencePrice: null, productImageRemark: null, manualLinkRemark: null });
     });
 
-    it('needs material_list:operation for the core fields, even for field-code holders', async () => {
+    it('lets a field-code holder without material_list:operation update its fields, and drops the core ones', async () => {
       const material = await createAsAdmin();
-      await grantSupervisor(['material_list:purchaseLink', 'material_list:referencePrice', 'material_list:remark_edit']);
-      const res = await t.request('PUT', `${BASE}/${material.id}`, { token: crafted.token, body: { ...SECOND_VALUES } });
-      expect(res.statusCode).toBe(403);
-      expect(await readAsAdmin(material.id)).toMatchObject(FIRST_VALUES);
+      await grantSupervisor(['material_list:remark_edit']);
+      const res = await t.request('PUT', `${BASE}/${material.id}`, { token: crafted.token, body: { ...SECOND_VALUES, name: '改名', remark: '改备注' } });
+      expect(res.statusCode, res.body).toBe(200);
+      const stored = await readAsAdmin(material.id);
+      expect(stored).toMatchObject({
+        name: '字段物料',
+        remark: '原备注',
+        productImageRemark: SECOND_VALUES.productImageRemark,
+        manualLinkRemark: SECOND_VALUES.manualLinkRemark,
+        purchaseLink: FIRST_VALUES.purchaseLink,
+        referencePrice: FIRST_VALUES.referencePrice,
+      });
+      // creating and deleting stay material_list:operation's
+      expect((await t.request('POST', BASE, { token: crafted.token, body: { name: 'x', category: '字段' } })).statusCode).toBe(403);
+      expect((await t.request('DELETE', `${BASE}/${material.id}`, { token: crafted.token })).statusCode).toBe(403);
     });
 
     it('lets material_list:* holders and SUPER_ADMIN write every field, and clear one with null', async () => {

@@ -38,6 +38,13 @@ export const MATERIAL_FIELD_RULES: Readonly<Record<MappedField, FieldRule>> = {
 
 const mappedFields = Object.keys(MATERIAL_FIELD_RULES) as MappedField[];
 
+/**
+ * Who may send an update at all: a holder of any code that writes some field (spec 2.3 makes remark_edit,
+ * purchaseLink and referencePrice the read **and write** codes of their fields). What the caller may not
+ * write is then dropped from the body (dropUnwritableFields), never refused field by field.
+ */
+export const MATERIAL_UPDATE_PERMISSIONS: readonly string[] = [...new Set(Object.values(MATERIAL_FIELD_RULES).map((rule) => rule.write))];
+
 /** The fields this caller may not see; the mapper leaves them out of the response. */
 export function hiddenMaterialFields(actor: Actor): ReadonlySet<string> {
   if (isSuperAdmin(actor)) return new Set();

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { API_PREFIX, attachmentHeader, errorResponses, IdParams, PageOf, XLSX_MIME } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { summarizeCategories } from './category-summary.js';
-import { dropUnwritableFields } from './field-permissions.js';
+import { dropUnwritableFields, MATERIAL_UPDATE_PERMISSIONS } from './field-permissions.js';
 import { exportMaterials, MATERIAL_EXPORT_FILE_NAME } from './material-export.js';
 import { createMaterial, deleteMaterial, getMaterial, listMaterials, updateMaterial } from './material-service.js';
 import {
@@ -21,9 +21,9 @@ const WRITE = 'material_list:operation';
 const BASE = `${API_PREFIX}/inbound/base`;
 
 /**
- * Material master data (spec 2.3, 4.9; contract §4). Reading needs only a login; writes need
- * material_list:operation, and each body field is kept only when the caller may write it
- * (field-permissions.ts) before the use case runs.
+ * Material master data (spec 2.3, 4.9; contract §4). Reading needs only a login; create and delete need
+ * material_list:operation, an update any code that writes some field; each body field is kept only when
+ * the caller may write it (field-permissions.ts) before the use case runs.
  */
 export function registerMaterialRoutes(app: InventoryFastify, deps: InventoryDeps) {
   const tags = ['materials'];
@@ -72,7 +72,7 @@ export function registerMaterialRoutes(app: InventoryFastify, deps: InventoryDep
   }, (request) => getMaterial(ctxOf(deps, request), request.params.id));
 
   app.put(`${BASE}/:id`, {
-    config: { permission: WRITE, idempotent: true },
+    config: { permission: MATERIAL_UPDATE_PERMISSIONS, idempotent: true },
     schema: { tags, summary: '修改物料（部分更新；无写权限的字段被丢弃）', params: IdParams, body: UpdateMaterialBody, response: { 200: MaterialView, ...errorResponses } },
   }, (request) => {
     const ctx = ctxOf(deps, request);
