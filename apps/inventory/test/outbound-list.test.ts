@@ -170,3 +170,17 @@ describe('GET /outbound', () => {
     expect(lines!.n).toBe(4);
   });
 });
+
+// last: it adds an execution the listing tests above do not expect
+describe('GET /outbound line locations', () => {
+  it('shows and filters a line at its stock row`s location, the authority (spec 2.5), once the row has moved', async () => {
+    const moved = await materialWithStock(t, 'ALPHA', [4]);
+    const request = await approvedRequest(w, [{ base_id: moved.material.id, quantity: 1 }], w.sales);
+    const shipped = await executeAll(w.mgr.token, request.id, [{ barcode: moved.rows[0]!.sku, quantity: 1 }], '赵六');
+    const relocated = await t.request('PUT', `/api/v1/inbound/stock/${moved.rows[0]!.id}`, { token: w.mgr.token, body: { warehouse_location: 'MOVED/ZONE/9' } });
+    expect(relocated.statusCode, relocated.body).toBe(200);
+    const found = await list(`?${advanced({ warehouse_location: 'MOVED/ZONE' })}`);
+    expect(numbers(found)).toEqual([shipped.outbound_no]);
+    expect(found.items[0]!.items[0]).toMatchObject({ warehouse_location: 'MOVED/ZONE/9' });
+  });
+});

@@ -1,4 +1,4 @@
-import { and, eq, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, eq, gte, ilike, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { companyCondition, likePattern, validationFailed, type UseCaseContext } from '@wms/platform';
@@ -48,6 +48,13 @@ function keywordCondition(keyword: string | undefined, searchType: SearchType = 
   return searchType === 'all' ? or(...Object.values(byType)) : byType[searchType];
 }
 
+/**
+ * Where a shipped line's goods sit: the stock row is the authority (spec 2.5: "Location may be empty on old
+ * rows; the stock row is the authority"); the location copied at execution stands only for a row that was
+ * deleted since.
+ */
+export const outboundLineLocation = sql<string>`coalesce((select s.warehouse_location from stock_rows s where s.id = ${transOutbound.stockId}), ${transOutbound.warehouseLocation})`;
+
 /** The WHERE of the outbound listing, on trans_outbound lines: a group matches when any of its lines does. */
 export function outboundLineConditions(ctx: UseCaseContext, query: OutboundListQuery): SQL | undefined {
   const filters = parseAdvancedFilters(query.advancedFilters);
@@ -62,7 +69,7 @@ export function outboundLineConditions(ctx: UseCaseContext, query: OutboundListQ
     filters.base_id ? eq(transOutbound.baseId, filters.base_id) : undefined,
     filters.source_table ? eq(transOutbound.sourceTable, filters.source_table) : undefined,
     // a location prefix: the pattern without its leading %
-    location ? ilike(transOutbound.warehouseLocation, likePattern(location).slice(1)) : undefined,
+    location ? ilike(outboundLineLocation, likePattern(location).slice(1)) : undefined,
     range.from ? gte(transOutbound.outboundTime, range.from) : undefined,
     range.to ? (range.to.inclusive ? lte(transOutbound.outboundTime, range.to.at) : lt(transOutbound.outboundTime, range.to.at)) : undefined,
   );
