@@ -146,6 +146,10 @@ describe('department allow-list (spec 4.1 rules 2–3)', () => {
     }
     const { company_name: _omitted, ...missing } = stockInNotice(product.serial_number);
     expect((await post(STOCK_IN, missing)).json()).toEqual({ ok: true, matched: false, reason: 'ignored_company' });
+    // another department's message is ignored whatever it leaves out, items included
+    const bare = await post(OUTBOUND, { company_name: 'BETA', operator: 'x' });
+    expect(bare.statusCode, bare.body).toBe(200);
+    expect(bare.json()).toEqual({ ok: true, matched: false, reason: 'ignored_company' });
 
     const row = await productRow(product.serial_number);
     expect(row).toMatchObject({ status: '待仓库收货', stockedInAt: null, shippedAt: null });

@@ -7775,8 +7775,8 @@ export interface operations {
                     operator?: string | null;
                     outbound_type?: string | null;
                     outbound_no?: string | null;
-                    /** @description 出库的库存行；有序列号的成品移到 已出库 */
-                    items: {
+                    /** @description 出库的库存行；有序列号的成品移到 已出库；缺省为空 */
+                    items?: {
                         stock_id?: number | null;
                         sku?: string | null;
                         serial_number?: string | null;

@@ -1,5 +1,5 @@
 import { and, inArray } from 'drizzle-orm';
-import type { Tx } from '@wms/platform';
+import { validationFailed, type Tx } from '@wms/platform';
 import { products, type ProductStatus } from '../../db/schema/index.js';
 import { receiveNotice, type AppliedNotice } from './receive-notice.js';
 import type { ReceiverContext } from './receiver-context.js';
@@ -21,7 +21,9 @@ export function receiveOutbound(ctx: ReceiverContext, notice: OutboundNotice): P
   return receiveNotice(ctx, 'outbound', notice, (tx) => applyOutbound(tx, notice, ctx.now));
 }
 
+/** items is required of this department's messages only (another department's is ignored before this). */
 async function applyOutbound(tx: Tx, notice: OutboundNotice, now: Date): Promise<AppliedNotice> {
+  if (notice.items === undefined) throw validationFailed('缺少必填字段 items', { field: 'items' });
   const serials = [...new Set(notice.items.map((item) => normalizeSerial(item.serial_number)).filter((s): s is string => s !== null))];
   let matched = false;
   if (serials.length > 0) {
