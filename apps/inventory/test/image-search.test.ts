@@ -113,13 +113,13 @@ describe('image search', () => {
     expect(top).toMatchObject({ base_id: product.id, name: product.name, spec_model: product.spec_model });
     expect(top!.score).toBeGreaterThan(0.8);
     expect(top!.stock).toEqual([
-      expect.objectContaining({ id: serial.id, source_table: 'stock_product', batch_number: 'SN-202', available_quantity: '1' }),
+      expect.objectContaining({ id: serial.id, source_table: 'stock_product', batch_number: 'SN-202', available_quantity: 1 }),
     ]);
 
     const partHit = (await searchImage(t, w.sales.token, await sharp(partPicture).jpeg({ quality: 30 }).toBuffer())).json().items[0] as SearchHitJson;
     expect(partHit.base_id).toBe(part.id);
     expect(partHit.stock).toEqual([
-      expect.objectContaining({ id: batch.id, sku: batch.sku, source_table: 'stock_buy', batch_number: 'B-201', warehouse_location: 'A/02/01', available_quantity: '10' }),
+      expect.objectContaining({ id: batch.id, sku: batch.sku, source_table: 'stock_buy', batch_number: 'B-201', warehouse_location: 'A/02/01', available_quantity: 10 }),
     ]);
 
     const limited = await searchImage(t, w.sales.token, photo, { limit: '1' });

@@ -23714,7 +23714,7 @@ export interface operations {
                                 source_table: string;
                                 batch_number: string | null;
                                 warehouse_location: string;
-                                available_quantity: string;
+                                available_quantity: number;
                                 status: string;
                             }[];
                         }[];

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { companyCondition, queryRows, requireUploadedFile, validationFailed, type Queryable, type Upload, type UseCaseContext } from '@wms/platform';
+import { companyCondition, queryRows, requireUploadedFile, toQuantityOrZero, validationFailed, type Queryable, type Upload, type UseCaseContext } from '@wms/platform';
 import { materialImages } from '../../db/schema/index.js';
 import { queryFeatures, type QueryFeatures } from './image-features.js';
 import { hammingDistance } from './perceptual-hash.js';
@@ -160,7 +160,7 @@ async function describeHits(q: Queryable, hits: Array<{ baseId: number; imageId:
           source_table: s.source_table,
           batch_number: s.batch_number,
           warehouse_location: s.warehouse_location,
-          available_quantity: s.available_quantity,
+          available_quantity: toQuantityOrZero(s.available_quantity), // a JSON number (contract §2)
           status: s.status,
         })),
     }];

@@ -37,7 +37,7 @@ export const StockHit = Type.Object({
   /** The batch number; for a finished product (stock_product) its serial number (spec 4.9). */
   batch_number: Type.Union([Type.String(), Type.Null()]),
   warehouse_location: Type.String(),
-  available_quantity: Type.String(),
+  available_quantity: Type.Number(),
   status: Type.String(),
 });
 
