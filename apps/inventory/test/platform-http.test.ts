@@ -75,7 +75,7 @@ describe('configuration', () => {
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, databaseUrl: '/tmp/wms-config-test/inventory', adminUsername: 'admin' });
     expect(config.redisUrl).toBeUndefined();
     expect(config.internalApiKey).toBeUndefined();
-    expect(config.credentialLimits).toEqual({ loginFailuresPerUser: 5, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 });
+    expect(config.credentialLimits).toEqual({ loginFailuresPerUser: 10, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 });
     expect(config.auditExportNice).toBe(2);
     expect(loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', AUDIT_EXPORT_NICE: '19' }).auditExportNice).toBe(19);
   });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createMaterial, queryRows } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
-import { approveOk, materialWithStock, submitOk, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
+import { useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
@@ -111,27 +111,3 @@ describe('cross-domain company names', () => {
   });
 });
 
-describe("the executor's queue", () => {
-  it("lets outbound_create:operation holders list their company's approved requests, not pending or foreign ones", async () => {
-    const { material } = await materialWithStock(t, 'ALPHA', [10]);
-    const { material: betaMaterial } = await materialWithStock(t, 'BETA', [10]);
-    const pending = await submitOk(t, w.sales.token, [{ base_id: material.id, quantity: 1 }]);
-    const approved = await approveOk(t, w.mgr.token, (await submitOk(t, w.sales2.token, [{ base_id: material.id, quantity: 1 }])).id);
-    const foreign = await approveOk(t, w.betaMgr.token, (await submitOk(t, w.betaSales.token, [{ base_id: betaMaterial.id, quantity: 1 }])).id);
-
-    const queue = await t.request('GET', '/api/v1/outbound/request?status=1&limit=200', { token: w.op.token });
-    expect(queue.statusCode).toBe(200);
-    const ids = (queue.json().items as Array<{ id: number }>).map((item) => item.id);
-    expect(ids).toContain(approved.id);
-    expect(ids).not.toContain(foreign.id);
-
-    const everything = (await t.request('GET', '/api/v1/outbound/request?limit=200', { token: w.op.token })).json();
-    const seen = (everything.items as Array<{ id: number }>).map((item) => item.id);
-    expect(seen).not.toContain(pending.id);
-    expect((await t.request('GET', `/api/v1/outbound/request/${approved.id}`, { token: w.op.token })).statusCode).toBe(200);
-    expect((await t.request('GET', `/api/v1/outbound/request/${pending.id}`, { token: w.op.token })).statusCode).toBe(404);
-
-    const salesView = (await t.request('GET', '/api/v1/outbound/request?limit=200', { token: w.sales.token })).json();
-    expect((salesView.items as Array<{ id: number }>).map((item) => item.id)).not.toContain(approved.id);
-  });
-});

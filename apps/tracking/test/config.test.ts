@@ -33,7 +33,7 @@ describe('tracking configuration', () => {
       materialCategoryPrefix: 'ALPHA',
       serialPrefix: '',
       dataScopeUngrouped: 'ALL',
-      credentialLimits: { loginFailuresPerUser: 5, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 },
+      credentialLimits: { loginFailuresPerUser: 10, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 },
     });
     expect(config.adminPassword).toBeUndefined();
     expect(config.webhookApiKey).toBeUndefined();
