@@ -139,6 +139,14 @@ describe('GET /audit/logs: filters', () => {
     expect(creates.total).toBe(4);
     const several = await auditLogs(t, mgr.token, query({ module: 'legacy_mod', action: '修改,DELETE', target_keyword: 'alias-' }));
     expect(several.items.map((record) => record.action).sort()).toEqual(['DELETE', 'DELETE', 'UPDATE', 'UPDATE', 'UPDATE']);
+
+    // any case and stray spaces: the filter finds what the answers show
+    for (const stored of ['Delete', ' 删除 ', 'Insert']) {
+      await storeAudit(t, { module: 'legacy_case', action: stored, target_name: `Case-${stored.trim()}`, company_name: 'ALPHA' });
+    }
+    const deletes = await auditLogs(t, mgr.token, query({ module: 'legacy_case', action: 'DELETE' }));
+    expect(deletes.items.map((record) => record.action)).toEqual(['DELETE', 'DELETE']);
+    expect((await auditLogs(t, mgr.token, query({ module: 'legacy_case', action: 'CREATE' }))).total).toBe(1);
   });
 
   it('refuses an unknown action naming the field', async () => {
@@ -255,6 +263,14 @@ describe('response rules (spec 2.12)', () => {
     await change('报废管理', 'ENUM-SCRAP');
     expect((await only({ target_keyword: 'ENUM-OUT' })).summary).toBe('状态: 已审批→已出库');
     expect((await only({ target_keyword: 'ENUM-SCRAP' })).summary).toBe('状态: 已审批→已执行');
+  });
+
+  it('shows an instant among the changes in Beijing time, like the record time (spec 2.12)', async () => {
+    await storeAudit(t, {
+      module: '出库管理', action: 'UPDATE', target_name: 'TIME-REC', company_name: 'ALPHA',
+      details: { changes: [{ field: 'approved_at', old: null, new: '2026-11-25T03:41:36.463+00:00' }] },
+    });
+    expect((await only({ target_keyword: 'TIME-REC' })).summary).toBe('审批时间: 空→2026-11-25 11:41:36');
   });
 
   it('cuts a long summary at 120 characters and adds the source after the cut', async () => {

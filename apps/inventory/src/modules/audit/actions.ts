@@ -39,5 +39,10 @@ export function parseActionFilter(text: string | undefined): AuditAction[] {
   return [...actions];
 }
 
-/** The stored values that mean one of these actions. */
-export const storedActionsOf = (actions: readonly AuditAction[]): string[] => actions.flatMap((action) => ACTION_ALIASES[action]);
+/**
+ * The stored values that mean one of these actions, as compared by the filter: trimmed and upper-cased
+ * (`upper(btrim(action))`), the way normaliseAction reads them, so the filter finds what the answers show.
+ */
+export const storedActionsOf = (actions: readonly AuditAction[]): string[] => [
+  ...new Set(actions.flatMap((action) => ACTION_ALIASES[action].map((alias) => alias.toUpperCase()))),
+];

@@ -1,4 +1,4 @@
-import { and, gte, ilike, inArray, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, gte, ilike, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { companyCondition, likePattern, type CompanyScope, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
 import { parseTimeRange } from '../outbound/time-range.js';
@@ -31,7 +31,7 @@ export function auditFilterOf(ctx: UseCaseContext, query: AuditFilterQuery): Aud
   const where = and(
     companyCondition(scope, auditLogs.companyName),
     module ? inArray(auditLogs.module, expandModule(module)) : undefined,
-    actions.length > 0 ? inArray(auditLogs.action, storedActionsOf(actions)) : undefined,
+    actions.length > 0 ? inArray(sql`upper(btrim(${auditLogs.action}))`, storedActionsOf(actions)) : undefined,
     keyword ? or(ilike(auditLogs.targetId, likePattern(keyword)), ilike(auditLogs.targetName, likePattern(keyword))) : undefined,
     range.from ? gte(auditLogs.createdAt, range.from) : undefined,
     range.to ? (range.to.inclusive ? lte(auditLogs.createdAt, range.to.at) : lt(auditLogs.createdAt, range.to.at)) : undefined,

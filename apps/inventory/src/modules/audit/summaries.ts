@@ -3,7 +3,7 @@ import { enumLabel, FIELD_LABELS, fieldLabel, isHiddenField, referenceOf } from 
 import { BOM_MODULE, bomKey, isStockRecord, type AuditLookups, type MaterialRef } from './lookups.js';
 import { idValue, type AuditRecord } from './records.js';
 import { CREDENTIAL_PLACEHOLDER, type AuditChange } from './sanitise.js';
-import { displayQuantity, printableUnit, sourceOf } from './values.js';
+import { beijingTimeText, displayQuantity, printableUnit, sourceOf } from './values.js';
 
 /**
  * The summary of an audit record (spec 2.12 summary rules). The core text is cut at
@@ -21,7 +21,10 @@ const isBlank = (value: unknown) => value === null || value === undefined || val
 const firstPresent = (snapshot: Record<string, unknown>, fields: readonly string[]) =>
   fields.map((field) => snapshot[field]).find((value) => !isBlank(value));
 
-/** A value as a reader wants it: enum label, the name behind an id, a quantity without a trailing .0. */
+/**
+ * A value as a reader wants it: enum label, the name behind an id, a quantity without a trailing .0, an
+ * instant in Beijing time.
+ */
 export function displayValue(module: string, field: string, value: unknown, lookups: AuditLookups): string {
   if (isBlank(value)) return '空';
   const label = enumLabel(module, field, value);
@@ -33,7 +36,7 @@ export function displayValue(module: string, field: string, value: unknown, look
   if (Array.isArray(value)) return `${value.length} 项`;
   if (typeof value === 'object') return JSON.stringify(value);
   if (typeof value === 'boolean') return value ? '是' : '否';
-  return displayQuantity(value);
+  return beijingTimeText(value) ?? displayQuantity(value);
 }
 
 function changeText(module: string, change: AuditChange, lookups: AuditLookups): string {

@@ -5,6 +5,16 @@ export function beijingIso(at: Date): string {
   return new Date(at.getTime() + BEIJING_OFFSET_MS).toISOString().replace('Z', '+08:00');
 }
 
+/** A stored instant (ISO 8601 with an offset, as the capture wrote a timestamptz) read in Beijing time, to the second. */
+const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A value shown to a reader: an instant in Beijing time (spec 2.12 "Beijing time always"), else undefined. */
+export function beijingTimeText(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !STORED_INSTANT.test(value)) return undefined;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? undefined : beijingIso(at).slice(0, 19).replace('T', ' ');
+}
+
 /** The Beijing calendar day of an instant. */
 export const beijingDay = (at: Date): string => beijingIso(at).slice(0, 10);
 
