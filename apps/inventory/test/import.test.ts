@@ -214,7 +214,6 @@ describe('import files that are refused', () => {
     const file = await sheetFile(['名称', '分类'], [['a', 'ALPHA/b']]);
     const cases: [Record<string, string>, boolean, number, string][] = [
       [{ type: 'material' }, true, 400, 'mode'],
-      [{ mode: 'create' }, true, 400, 'type'],
       [{ type: 'stock', mode: 'create' }, true, 400, 'type'],
       [{ type: 'material', mode: 'upsert' }, true, 400, 'mode'],
       [{ type: 'material', mode: 'create' }, false, 400, 'file'],
@@ -225,6 +224,11 @@ describe('import files that are refused', () => {
       expect(res.statusCode, res.body).toBe(status);
       expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', field });
     }
+    // the spec names the file and mode only: type defaults to material
+    const untyped = multipartBody({ mode: 'create' }, { filename: 'a.xlsx', data: file });
+    const preview = await t.request('POST', `${IMPORT}/preview`, { token: w.mgr.token, body: untyped.body, headers: untyped.headers });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toMatchObject({ type: 'material', mode: 'create', executed: false, total: 1 });
     const json = await t.request('POST', `${IMPORT}/execute`, { token: w.mgr.token, body: { type: 'material', mode: 'create' } });
     expect(json.statusCode).toBe(415);
     expect(json.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });

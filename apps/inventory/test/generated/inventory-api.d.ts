@@ -7142,7 +7142,7 @@ export interface operations {
                      */
                     file: string;
                     /** @description material 物料，bom BOM */
-                    type: "material" | "bom";
+                    type?: "material" | "bom";
                     /** @description create 只新建（已存在为 duplicate）；update 已存在则更新（update），不存在则新建 */
                     mode: "create" | "update";
                 };
@@ -7301,7 +7301,7 @@ export interface operations {
                      */
                     file: string;
                     /** @description material 物料，bom BOM */
-                    type: "material" | "bom";
+                    type?: "material" | "bom";
                     /** @description create 只新建（已存在为 duplicate）；update 已存在则更新（update），不存在则新建 */
                     mode: "create" | "update";
                 };

@@ -52,7 +52,7 @@ export async function importTemplate(ctx: UseCaseContext, type: ImportType): Pro
 export function importRequestOf(upload: Upload): { type: ImportType; mode: ImportMode; file: Buffer } {
   const checked = checkForm({ ...upload.fields });
   if (!checked.ok) throw validationFailed(checked.msg, { field: checked.field });
-  return { type: checked.value.type, mode: checked.value.mode, file: requireUploadedFile(upload).data };
+  return { type: checked.value.type ?? 'material', mode: checked.value.mode, file: requireUploadedFile(upload).data };
 }
 
 function resultOf(type: ImportType, mode: ImportMode, plan: ImportPlan, executed: boolean): ImportResult {

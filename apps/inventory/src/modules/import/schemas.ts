@@ -7,14 +7,17 @@ const ModeField = Type.Union([Type.Literal('create'), Type.Literal('update')], {
 
 export const TemplateQuery = Type.Object({ type: TypeField });
 
-/** The text fields of the upload form (checked in the use case: Fastify does not parse multipart bodies). */
-export const ImportForm = Type.Object({ type: TypeField, mode: ModeField });
+/**
+ * The text fields of the upload form (checked in the use case: Fastify does not parse multipart bodies).
+ * The spec names only the file and mode: type defaults to material.
+ */
+export const ImportForm = Type.Object({ type: Type.Optional(TypeField), mode: ModeField });
 export type ImportForm = Static<typeof ImportForm>;
 
 /** The upload form as OpenAPI describes it. */
 export const ImportUpload = Type.Object({
   file: Type.String({ format: 'binary', description: 'xlsx 文件（最多 20 MB，解压后最多 50 MB，最多 10000 行数据）' }),
-  type: TypeField,
+  type: Type.Optional(TypeField),
   mode: ModeField,
 });
 
