@@ -91,7 +91,7 @@ describe('POST /purchase', () => {
       [{ items: [{ quantity: 1 }] }, 400, 'VALIDATION_FAILED', 'items[0].name'],
       [{ items: [{ base_id: resistor.id, quantity: 1 }, { base_id: 99999999, quantity: 1 }] }, 404, 'NOT_FOUND', 'items[1].base_id'],
       [{ items: [{ base_id: betaMaterial.id, quantity: 1 }] }, 404, 'NOT_FOUND', 'items[0].base_id'],
-      [{ items: [{ base_id: resistor.id, quantity: 1, purchase_date: '2025-02-30' }] }, 400, 'VALIDATION_FAILED', 'items[0].purchase_date'],
+      [{ items: [{ base_id: resistor.id, quantity: 1, purchase_date: '2025-02-30' }] }, 400, 'VALIDATION_FAILED', 'items.0.purchase_date'],
       [{ items: [{ base_id: resistor.id, quantity: 1, expected_date: '31/01/2030' }] }, 400, 'VALIDATION_FAILED'],
       [{ items: [{ base_id: resistor.id, quantity: 1, tax_rate: 101 }] }, 400, 'VALIDATION_FAILED'],
       [{ items: [{ base_id: resistor.id, quantity: 1, supplier_id: 99999999 }] }, 400, 'VALIDATION_FAILED', 'items[0].supplier_id'],

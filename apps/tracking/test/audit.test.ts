@@ -46,5 +46,11 @@ describe('tracking audit log', () => {
     const res = await t.request('GET', '/api/v1/audit?start_date=yesterday', { token: t.adminToken });
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe('VALIDATION_FAILED');
+    // dates of the right shape that are no day of the calendar: 422 naming the field, never a 500
+    for (const [field, value] of [['start_date', '2024-13-45'], ['end_date', '2024-00-10'], ['start_date', '2024-02-30']]) {
+      const impossible = await t.request('GET', `/api/v1/audit?${field}=${value}`, { token: t.adminToken });
+      expect(impossible.statusCode, `${field}=${value}`).toBe(422);
+      expect(impossible.json()).toMatchObject({ code: 'VALIDATION_FAILED', field });
+    }
   });
 });

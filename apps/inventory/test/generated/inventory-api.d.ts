@@ -24428,7 +24428,10 @@ export interface operations {
                         unit_price?: number | null;
                         /** @description 税率（百分比）；无 inbound_purchase:tax_rate 时忽略 */
                         tax_rate?: number | null;
-                        /** @description YYYY-MM-DD */
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         purchase_date?: string;
                         /** @description 期望到货日期 */
                         expected_date?: string | null;
