@@ -32,6 +32,8 @@ export async function createServiceApp(options: ServiceAppOptions) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
+  // JSON in (contract §2): Fastify's plain-text parser would hand a JSON schema a string; without it such a body is 415
+  app.removeContentTypeParser('text/plain');
   installErrorHandling(app, options);
   // registered before the guards' own preHandler hooks, so a NUL never reaches a lock or a handler
   app.addHook('preHandler', refuseNulCharacters);
