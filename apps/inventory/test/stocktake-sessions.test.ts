@@ -137,7 +137,12 @@ describe('GET /draft/active-session', () => {
   });
 
   it('cross-domain callers name the company; the ALPHA session is not BETA`s', async () => {
-    expect((await call(t, 'GET', '/draft/active-session', w.admin)).json().code).toBe('COMPANY_REQUIRED');
+    for (const path of ['/draft/active-session', '/stocktake/all-items']) {
+      const unnamed = await call(t, 'GET', path, w.admin);
+      expect(unnamed.statusCode, path).toBe(400);
+      // the read names its own parameter: company, not a create's company_name
+      expect(unnamed.json()).toMatchObject({ code: 'COMPANY_REQUIRED', field: 'company' });
+    }
     const alpha = await startSession(t, w.mgr.token, {});
     expect((await call(t, 'GET', '/draft/active-session?company=ALPHA', w.admin)).json().session_id).toBe(alpha.session_id);
     expect((await call(t, 'GET', '/draft/active-session?company=ALPHA', w.betaMgr.token)).json().session_id).not.toBe(alpha.session_id);

@@ -14,6 +14,20 @@ export function companyForCreate(actor: Actor, requested: string | undefined | n
 }
 
 /**
+ * The one company a read is about (the active stocktake session, …): cross-domain callers name it with the
+ * `company` query parameter (400 COMPANY_REQUIRED naming it otherwise), everybody else reads their own.
+ */
+export function companyForRead(actor: Actor, requested: string | undefined | null): string {
+  if (isCrossDomain(actor)) {
+    const named = requested?.trim();
+    if (!named) throw new AppError('COMPANY_REQUIRED', '跨公司账号查询时必须用 company 参数指定公司', { field: 'company' });
+    return named;
+  }
+  if (!actor.company) throw new AppError('COMPANY_REQUIRED', '当前账号未归属任何公司', { field: 'company' });
+  return actor.company;
+}
+
+/**
  * Contract §3: a cross-domain caller names company_name on every create (400 otherwise), also where a
  * referenced material or stock row would decide the company; the record must then be of that company.
  */

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { UseCaseContext } from '@wms/platform';
 import { stocktakeSessions, SYSTEM_OPERATOR } from '../../db/schema/index.js';
-import { companyForCreate } from '../identity/company-rules.js';
+import { companyForRead } from '../identity/company-rules.js';
 import type { ActiveSessionView } from './schemas.js';
 import { toSessionView } from './sessions.js';
 
@@ -11,7 +11,7 @@ import { toSessionView } from './sessions.js';
  * cross-domain callers name one (400 COMPANY_REQUIRED otherwise: "the" active session needs a company).
  */
 export async function activeSession(ctx: UseCaseContext, requestedCompany: string | undefined): Promise<ActiveSessionView | null> {
-  const company = companyForCreate(ctx.actor, requestedCompany);
+  const company = companyForRead(ctx.actor, requestedCompany);
   const [found] = await ctx.read((q) =>
     q
       .select({

@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { AppError, pagingOf, queryRows, type CompanyScope, type Paging, type Queryable, type UseCaseContext } from '@wms/platform';
 import { stocktakeSessions, type StocktakeSessionRow } from '../../db/schema/index.js';
-import { companyForCreate } from '../identity/company-rules.js';
+import { companyForRead } from '../identity/company-rules.js';
 import {
   COUNT_ORDER,
   COUNTED_COLUMNS,
@@ -51,7 +51,7 @@ export async function mergedList(ctx: UseCaseContext, query: MergedListQuery): P
 export async function allItems(ctx: UseCaseContext, query: AllItemsQuery) {
   const scope = ctx.scope();
   const session = await ctx.read((q) =>
-    query.session_id !== undefined ? readSessionUnlessForeign(q, scope, query.session_id) : activeSessionOf(q, companyForCreate(ctx.actor, query.company)),
+    query.session_id !== undefined ? readSessionUnlessForeign(q, scope, query.session_id) : activeSessionOf(q, companyForRead(ctx.actor, query.company)),
   );
   const hidden = bookHidden(session);
   const paging = pagingOf(query);
