@@ -111,7 +111,7 @@ describe('labels: printable barcode sheets', () => {
       for (const locations of [[], [' / '], Array.from({ length: 501 }, () => 'A')]) {
         const response = await print(LOCATION_LABELS, clerk.token, { locations });
         expect(response.statusCode).toBe(400);
-        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.any(String) });
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.any(String), field: expect.stringMatching(/^locations/) });
       }
       expect((await print(LOCATION_LABELS, undefined, { locations: ['A'] })).statusCode).toBe(401);
     });

@@ -14,7 +14,8 @@ const LOCATION_TITLE_SIZE = 16;
  */
 export async function printLocationLabels(ctx: UseCaseContext, input: LocationLabelsBody, font?: LabelFont): Promise<Buffer> {
   const paths = input.locations.map((location) => normalizeLocation(location) ?? '');
-  if (paths.some((path) => path === '')) throw new AppError('VALIDATION_FAILED', '库位路径不能为空');
+  const empty = paths.indexOf('');
+  if (empty >= 0) throw new AppError('VALIDATION_FAILED', '库位路径不能为空', { field: `locations.${empty}` });
   const known = await ctx.read((q) => existingLocations(q, ctx.scope(), [...new Set(paths)]));
   const missing = [...new Set(paths.filter((path) => !known.has(path)))];
   if (missing.length > 0) throw new AppError('NOT_FOUND', `库位不存在：${missing.join(', ')}`, { locations: missing });
