@@ -265,6 +265,16 @@ describe('response rules (spec 2.12)', () => {
     expect((await only({ target_keyword: 'ENUM-SCRAP' })).summary).toBe('状态: 已审批→已执行');
   });
 
+  it('answers the decimal-text quantities of a request snapshot as JSON numbers (contract §2)', async () => {
+    const id = await storeAudit(t, {
+      module: '出库管理', action: 'CREATE', target_name: 'QTY-REC', company_name: 'ALPHA',
+      details: { created: { items_json: [{ base_id: material.id, quantity: '0.5', stock_id: 3, remark: '12' }], remark: '007' } },
+    });
+    const detail = (await get(`/logs/${id}`, mgr.token)).json();
+    expect(detail.details.created.items_json).toEqual([{ base_id: material.id, quantity: 0.5, stock_id: 3, remark: '12' }]);
+    expect(detail.details.created.remark).toBe('007');
+  });
+
   it('shows an instant among the changes in Beijing time, like the record time (spec 2.12)', async () => {
     await storeAudit(t, {
       module: '出库管理', action: 'UPDATE', target_name: 'TIME-REC', company_name: 'ALPHA',

@@ -17,6 +17,15 @@ export const isObjectRepresentation = (value: unknown): boolean => typeof value 
 
 const DROPPED = Symbol('dropped');
 
+/**
+ * A quantity a request's items_json keeps as exact decimal text ("0.5"): answered as the JSON number it is
+ * (contract §2: quantities are JSON numbers out), like the numeric columns beside it.
+ */
+const QUANTITY_KEY = /(quantity|qty)$/i;
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+const asQuantity = (key: string, value: unknown) =>
+  QUANTITY_KEY.test(key) && typeof value === 'string' && DECIMAL_TEXT.test(value) ? Number(value) : value;
+
 function cleanAny(value: unknown): unknown {
   if (isObjectRepresentation(value)) return DROPPED;
   if (Array.isArray(value)) return value.map(cleanAny).filter((item) => item !== DROPPED);
@@ -25,7 +34,7 @@ function cleanAny(value: unknown): unknown {
     for (const [key, inner] of Object.entries(value)) {
       if (isCredentialField(key)) continue;
       const kept = cleanAny(inner);
-      if (kept !== DROPPED) clean[key] = kept;
+      if (kept !== DROPPED) clean[key] = asQuantity(key, kept);
     }
     return clean;
   }
