@@ -16,9 +16,9 @@ export interface StockInOfRequest {
  * request becomes 3 已完成 and leaves the approved-unstocked list and the in-transit quantity. Refusals
  * (the stock-in is rolled back with them): a request that is unknown or of another company than the row
  * (404, contract §3: another company's id is 404, field request_id), of another material (400
- * VALIDATION_FAILED), or not approved (400 STATUS_NOT_ALLOWED with `status`). The quantity stocked in may differ from the one requested
- * (a short delivery still completes the request); the supply may fall by the difference, so the
- * low-stock check runs after the commit.
+ * VALIDATION_FAILED), or not approved (400 STATUS_NOT_ALLOWED with `status`). The quantity stocked in
+ * may differ from the one requested (a short delivery still completes the request); the supply may fall
+ * by the difference, so the low-stock check runs after the commit.
  */
 export async function completePurchaseByStockIn(ctx: UseCaseContext, tx: Tx, stockIn: StockInOfRequest): Promise<void> {
   const [request] = await tx.select().from(purchaseRequests).where(eq(purchaseRequests.id, stockIn.requestId)).for('update');
