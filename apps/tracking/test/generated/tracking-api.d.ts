@@ -7775,7 +7775,7 @@ export interface operations {
                     operator?: string | null;
                     outbound_type?: string | null;
                     outbound_no?: string | null;
-                    /** @description 出库的库存行；有序列号的成品移到 已出库；缺省为空 */
+                    /** @description 出库的库存行；有序列号的成品移到 已出库；本部门的消息必填 */
                     items?: {
                         stock_id?: number | null;
                         sku?: string | null;

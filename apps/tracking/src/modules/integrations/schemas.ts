@@ -47,8 +47,8 @@ export const OutboundNotice = Type.Object(
     ...NoticeFields,
     outbound_type: Type.Optional(Nullable(Text(32, 'SALES, USE, PRODUCTION；接收但不影响处理'))),
     outbound_no: Type.Optional(Nullable(Text(64))),
-    // optional like every field, so another department's message is ignored whatever it leaves out
-    items: Type.Optional(Type.Array(OutboundNoticeItem, { maxItems: 10000, description: '出库的库存行；有序列号的成品移到 已出库；缺省为空' })),
+    // optional in the schema, so another department's message is ignored whatever it leaves out; required of ours
+    items: Type.Optional(Type.Array(OutboundNoticeItem, { maxItems: 10000, description: '出库的库存行；有序列号的成品移到 已出库；本部门的消息必填' })),
   },
   { description: '库存服务的出库通知（合同 §5）' },
 );
