@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { zipSync } from 'fflate';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createMaterial, flowCast, queryRows, useTestApp, type FlowCast } from './fixtures.js';
+import { createMaterial, flowCast, queryRows, stockIn, useTestApp, type FlowCast } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
 import { multipartBody } from './support/multipart.js';
 
@@ -34,6 +34,21 @@ const bomVersionCount = async () => (await queryRows<{ n: number }>(t, sql`selec
 const unique = () => Math.random().toString(36).slice(2, 8);
 
 describe('material import', () => {
+  it('runs the low-stock check for a threshold it raises, as an edit does: one mail for the crossing', async () => {
+    const email = await t.request('PATCH', `/api/v1/users/${w.mgr.id}`, { token: t.adminToken, body: { email: 'mgr@alpha.example' } });
+    expect(email.statusCode, email.body).toBe(200);
+    const material = await createMaterial(t, w.mgr.token, { name: `阈值导入${unique()}`, category: 'ALPHA/阈值', red_threshold: 1 });
+    await stockIn(t, w.mgr.token, { base_id: material.id, in_quantity: 5 });
+    const file = await sheetFile(['物料ID', '名称', '分类', '红色阈值'], [[material.id, material.name, 'ALPHA/阈值', 10]]);
+    const executed = await send('execute', w.mgr.token, 'material', 'update', file);
+    expect(executed.json().counts).toMatchObject({ update: 1 });
+    const mails = async () =>
+      queryRows<{ subject: string }>(t, sql`select subject from mail_outbox where kind = 'low_stock' and body like ${`%${material.name}%`}`);
+    const until = Date.now() + 3000;
+    while ((await mails()).length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await mails()).map((mail) => mail.subject)).toEqual([expect.stringContaining('红色')]);
+  });
+
   it('round-trips an export: edit the exported file, preview, execute, and the change is there', async () => {
     const category = `ALPHA/导入${unique()}`;
     const first = await createMaterial(t, w.mgr.token, { category, remark: '旧备注', referencePrice: 1.5 });

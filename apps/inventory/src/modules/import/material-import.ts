@@ -13,9 +13,10 @@ import {
 import { materials, users, type MaterialRow } from '../../db/schema/index.js';
 import { requireCategory } from '../materials/category-path.js';
 import { dropUnwritableFields } from '../materials/field-permissions.js';
-import { changesAnything, columnValues, type ColumnValues } from '../materials/material-service.js';
+import { changesAnything, changesThresholds, columnValues, type ColumnValues } from '../materials/material-service.js';
 import { CreateMaterialBody, UpdateMaterialBody, type MaterialInput } from '../materials/schemas.js';
 import { specSuggestionCache } from '../materials/spec-suggestion-cache.js';
+import { scheduleLowStockCheck } from '../notifications/low-stock.js';
 import { mapColumns, readCell, type ImportColumn, type ImportKind, type ImportMode, type ImportPlan, type RowResult } from './import-plan.js';
 
 type Field = 'base_id' | keyof CreateMaterialBody;
@@ -221,10 +222,16 @@ async function applyMaterials(ctx: UseCaseContext, tx: Tx, planned: Planned[]): 
       plan.result.message = `已新建物料 ID ${plan.result.id}`;
     });
   }
+  // as an edit through PUT: a new threshold may be a crossing, checked after the commit, once per company
+  const newThresholds = new Map<string, number[]>();
   for (const plan of planned) {
     if (plan.kind !== 'update' || !changesAnything(plan.current, plan.values)) continue;
     await tx.update(materials).set({ ...plan.values, updatedAt: ctx.now }).where(eq(materials.id, plan.current.id));
     plan.result.message = `已更新物料 ID ${plan.current.id}`;
+    if (changesThresholds(plan.current, plan.values)) {
+      newThresholds.set(plan.current.companyName, [...(newThresholds.get(plan.current.companyName) ?? []), plan.current.id]);
+    }
   }
+  for (const [company, ids] of newThresholds) scheduleLowStockCheck(ctx, company, ids);
   if (planned.length > 0) ctx.afterCommit(() => specSuggestionCache.clear());
 }

@@ -75,7 +75,7 @@ export async function updateMaterial(ctx: UseCaseContext, id: number, input: Mat
       .where(eq(materials.id, id))
       .returning();
     clearSuggestionsAfterCommit(ctx);
-    if (changesAnything(current, thresholdsOf(values))) scheduleLowStockCheck(ctx, updated!.companyName, [id]);
+    if (changesThresholds(current, values)) scheduleLowStockCheck(ctx, updated!.companyName, [id]);
     return updated!;
   });
   return toMaterialView(row, hiddenMaterialFields(ctx.actor), await ctx.read((q) => supplyOfMaterial(q, row.id)));
@@ -107,8 +107,12 @@ function clearSuggestionsAfterCommit(ctx: UseCaseContext) {
   ctx.afterCommit(() => specSuggestionCache.clear());
 }
 
-/** A new threshold may put the current supply at or below it (a crossing), or lift it above (re-armed). */
-const thresholdsOf = ({ redThreshold, yellowThreshold, targetThreshold }: ColumnValues): ColumnValues => ({ redThreshold, yellowThreshold, targetThreshold });
+/**
+ * Whether a write changes a threshold: a new one may put the current supply at or below it (a crossing),
+ * or lift it above (re-armed), so the low-stock check runs after the commit.
+ */
+export const changesThresholds = (current: MaterialRow, { redThreshold, yellowThreshold, targetThreshold }: ColumnValues): boolean =>
+  changesAnything(current, { redThreshold, yellowThreshold, targetThreshold });
 
 export type ColumnValues = Partial<Pick<MaterialRow,
   'name' | 'specModel' | 'category' | 'unit' | 'companyName' | 'purchaseLink' | 'referencePrice' |
