@@ -34,6 +34,14 @@ describe('scan drafts', () => {
     expect(await get(keeper, 'biz_type=borrow&request_id=11').then((r) => r.json())).toBeNull();
   });
 
+  it('hold a line at any location a stock row may have (255 characters)', async () => {
+    const deep = { ...line('D', 1), location: 'L/'.repeat(127) + 'Z' };
+    expect(deep.location).toHaveLength(255);
+    const saved = await save(keeper, { biz_type: 'outbound', request_id: 12, items: [deep] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await get(keeper, 'biz_type=outbound&request_id=12')).json().items).toEqual([deep]);
+  });
+
   it('take the owner from the token, never from the body', async () => {
     await save(other, { biz_type: 'borrow', request_id: 5, user_id: keeper.id, items: [line('X', 1)] });
     expect((await get(keeper, 'biz_type=borrow&request_id=5')).json()).toBeNull();
