@@ -313,6 +313,28 @@ describe('BOM import', () => {
     expect(bomB.json()).toMatchObject({ version: 2, items: [{ child_id: c1.id, quantity: 4 }] });
   });
 
+  it('refuses a BOM that closes a cycle with an earlier BOM of the same file, the same way in preview and execute', async () => {
+    const [p1, p2, p3, leaf] = await Promise.all([1, 2, 3, 4].map(() => createMaterial(t, w.mgr.token, { category: 'ALPHA/成品' })));
+    // p3 → p1 is already published; the file adds p1 → p2, then p2 → p3 (closes p2 → p3 → p1 → p2) and p2 → leaf
+    const stored = await t.request('POST', '/api/v1/bom/save', { token: w.mgr.token, body: { parent_id: p3!.id, items: [{ child_id: p1!.id, quantity: 1 }] } });
+    expect(stored.statusCode, stored.body).toBe(200);
+    const file = await sheetFile(['父件物料ID', '子件物料ID', '用量'], [
+      [p1!.id, p2!.id, 1],
+      [p2!.id, p3!.id, 1],
+      [p2!.id, leaf!.id, 1],
+    ]);
+    for (const action of ['preview', 'execute'] as const) {
+      const answer = await send(action, w.mgr.token, 'bom', 'create', file);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.json().rows.map((row: { status: string }) => row.status), action).toEqual(['success', 'error', 'error']);
+      expect(answer.json().rows[1].message).toContain('循环');
+      if (action === 'execute') {
+        expect((await t.request('GET', `/api/v1/bom/${p1!.id}`, { token: w.mgr.token })).json()).toMatchObject({ items: [{ child_id: p2!.id }] });
+        expect((await t.request('GET', `/api/v1/bom/${p2!.id}`, { token: w.mgr.token })).statusCode).toBe(404); // no BOM
+      }
+    }
+  });
+
   it('keeps a parent’s whole BOM out when one of its rows is wrong, and refuses parents with a draft', async () => {
     const parent = await createMaterial(t, w.mgr.token, { category: 'ALPHA/成品' });
     const drafted = await createMaterial(t, w.mgr.token, { category: 'ALPHA/成品' });

@@ -109,3 +109,19 @@ async function childrenLeadingBackTo(q: Queryable, parentId: number, childIds: r
     select distinct root from tree where id = ${parentId}`)) as unknown as { rows: { root: number }[] };
   return result.rows.map((row) => Number(row.root));
 }
+
+/** The children of each parent's current BOM (its highest published version); a parent without one is absent. */
+export async function currentChildrenOf(q: Queryable, parentIds: readonly number[]): Promise<Map<number, number[]>> {
+  const children = new Map<number, number[]>();
+  if (parentIds.length === 0) return children;
+  const result = (await q.execute(sql`
+    select v.parent_id, l.child_id
+      from bom_versions v
+      join bom_lines l on l.bom_version_id = v.id
+     where v.parent_id in (${sql.join(parentIds.map((id) => sql`${id}::int`), sql`, `)}) and v.status = 'published'
+       and v.version = (select max(v2.version) from bom_versions v2 where v2.parent_id = v.parent_id and v2.status = 'published')`)) as unknown as {
+    rows: { parent_id: number; child_id: number }[];
+  };
+  for (const row of result.rows) children.set(Number(row.parent_id), [...(children.get(Number(row.parent_id)) ?? []), Number(row.child_id)]);
+  return children;
+}

@@ -4,6 +4,7 @@ import { bomVersions, materials } from '../../db/schema/index.js';
 import { checkBomLines, lockParent, type BomParent } from '../bom/bom-materials.js';
 import { draftOf, publishBom } from '../bom/bom-versions.js';
 import { dropUnwritableRemark } from '../bom/bom-write-service.js';
+import { importedBomsClosingCycles } from './bom-import-cycles.js';
 import { mapColumns, readCell, type ImportColumn, type ImportKind, type ImportMode, type ImportPlan, type RowResult } from './import-plan.js';
 
 type Field = 'parent_id' | 'parent_name' | 'parent_spec_model' | 'child_id' | 'child_name' | 'child_spec_model' | 'quantity' | 'remark' | 'bom_remark';
@@ -77,11 +78,12 @@ async function planBoms(ctx: UseCaseContext, q: Queryable, sheet: ImportSheet, m
   const rows = cells.map(({ row, values, error }) => parseRow(row, values, error, resolve));
   const groups = groupByParent(rows);
   const versions = await versionsOf(q, [...groups.keys()]);
-  const planned: PlannedBom[] = [];
+  const judged: PlannedBom[] = [];
   for (const [parentId, groupRows] of groups) {
     const plan = await judgeGroup(ctx, q, mode, groupRows, versions.get(parentId));
-    if (plan) planned.push({ parentId, ...plan });
+    if (plan) judged.push({ parentId, ...plan });
   }
+  const planned = await withoutFileCycles(q, judged);
   return { rows: rows.map((row) => row.result), ignoredColumns, apply: (tx) => applyBoms(ctx, tx, planned) };
 }
 
@@ -196,6 +198,16 @@ async function judgeGroup(
   for (const row of kept) row.result = { row: row.result.row, status, message, id: null };
   const remark = rows.find((row) => typeof row.bomRemark === 'string')?.bomRemark ?? (rows.some((row) => row.bomRemark === null) ? null : undefined);
   return { rows: kept, remark };
+}
+
+/** The planned BOMs less those that would close a cycle with an earlier BOM of the file (their rows become errors). */
+async function withoutFileCycles(q: Queryable, planned: PlannedBom[]): Promise<PlannedBom[]> {
+  const refused = await importedBomsClosingCycles(q, planned.map((plan) => ({ parentId: plan.parentId, childIds: plan.rows.map((row) => row.childId!) })));
+  for (const plan of planned.filter((candidate) => refused.has(candidate.parentId))) {
+    const message = `父件 ${(plan.rows[0]!.parent as BomParent).name} 的 BOM 会与本文件前面的 BOM 形成循环，整个 BOM 未导入`;
+    for (const row of plan.rows) row.result = { row: row.result.row, status: 'error', message };
+  }
+  return planned.filter((plan) => !refused.has(plan.parentId));
 }
 
 /** Each parent's BOM published through the API's own path, all inside the execute transaction. */
