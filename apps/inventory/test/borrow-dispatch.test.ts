@@ -145,8 +145,8 @@ describe('dispatch refusals write nothing', () => {
     const { body, request, rows } = await setup();
     const { borrower_id: _unused, ...withoutBorrower } = body;
     await expectRefused(w.mgr.token, withoutBorrower, 400, 'VALIDATION_FAILED');
-    await expectRefused(w.mgr.token, { ...body, borrower_id: w.betaSales.id }, 400, 'VALIDATION_FAILED');
-    await expectRefused(w.mgr.token, { ...body, borrower_id: 999999 }, 400, 'VALIDATION_FAILED');
+    await expectRefused(w.mgr.token, { ...body, borrower_id: w.betaSales.id }, 404, 'NOT_FOUND');
+    await expectRefused(w.mgr.token, { ...body, borrower_id: 999999 }, 404, 'NOT_FOUND');
     await expectRefused(w.mgr.token, { ...body, borrower_id: 'me' }, 400, 'VALIDATION_FAILED');
     const leaver = await t.user('SALES', 'ALPHA');
     await t.request('PATCH', `/api/v1/users/${leaver.id}`, { token: w.admin, body: { active: false } });

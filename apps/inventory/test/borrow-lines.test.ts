@@ -173,8 +173,8 @@ describe('transferring a line between holders', () => {
     await expectRefused(() => transfer(line.id, w.sales2.token, { to_user_id: w.inbound.id }), 403, 'NOT_HOLDER');
     await expectRefused(() => transfer(line.id, w.mgr.token, { to_user_id: w.inbound.id }), 403, 'NOT_HOLDER');
     await expectRefused(() => transfer(line.id, w.sales.token, { to_user_id: w.sales.id }), 400, 'VALIDATION_FAILED');
-    await expectRefused(() => transfer(line.id, w.sales.token, { to_user_id: w.betaSales.id }), 400, 'VALIDATION_FAILED');
-    await expectRefused(() => transfer(line.id, w.sales.token, { to_user_id: 999999 }), 400, 'VALIDATION_FAILED');
+    await expectRefused(() => transfer(line.id, w.sales.token, { to_user_id: w.betaSales.id }), 404, 'NOT_FOUND');
+    await expectRefused(() => transfer(line.id, w.sales.token, { to_user_id: 999999 }), 404, 'NOT_FOUND');
     const leaver = await t.user('SALES', 'ALPHA');
     await t.request('PATCH', `/api/v1/users/${leaver.id}`, { token: w.admin, body: { active: false } });
     await expectRefused(() => transfer(line.id, w.sales.token, { to_user_id: leaver.id }), 400, 'VALIDATION_FAILED');

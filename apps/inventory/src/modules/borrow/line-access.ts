@@ -69,14 +69,16 @@ export function quantityExceeds(line: TransBorrowRow, asked: Decimal, what: stri
 }
 
 /**
- * An active user of `company` by id (borrower at dispatch, receiver of a transfer); anything else is
- * 400 naming the field. The name is always the user table's (spec 2.6).
+ * An active user of `company` by id (borrower at dispatch, receiver of a transfer). An unknown id or
+ * another company's user is 404 (contract §3), an inactive one 400, both naming the field. The name is
+ * always the user table's (spec 2.6).
  */
 export async function activeUserOf(q: Queryable, company: string, userId: number, field: string): Promise<{ id: number; name: string }> {
   const [user] = await q
-    .select({ id: users.id, name: users.name })
+    .select({ id: users.id, name: users.name, active: users.active })
     .from(users)
-    .where(and(eq(users.id, userId), eq(users.active, true), eq(users.companyName, company)));
-  if (!user) throw new AppError('VALIDATION_FAILED', `用户 ${userId} 不存在、已停用或不属于公司 ${company}`, { field, user_id: userId });
-  return user;
+    .where(and(eq(users.id, userId), eq(users.companyName, company)));
+  if (!user) throw new AppError('NOT_FOUND', `用户 ${userId} 不存在或不属于公司 ${company}`, { field, user_id: userId });
+  if (!user.active) throw new AppError('VALIDATION_FAILED', `用户 ${userId} 已停用`, { field, user_id: userId });
+  return { id: user.id, name: user.name };
 }
