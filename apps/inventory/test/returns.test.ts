@@ -223,7 +223,7 @@ describe('reissue', () => {
     expect(mine.json().items.map((request: { id: number }) => request.id)).toContain((result.reissue_request as { id: number }).id);
   });
 
-  it('refuses an applicant that does not exist, or belongs to another company, with 400 and writes nothing', async () => {
+  it('refuses an applicant that does not exist, or belongs to another company, with 404 and writes nothing', async () => {
     const { row, line } = await shipped(10, 2);
     const before = await returnTableCounts(t);
     for (const applicant of [999999, w.betaSales.id]) {
@@ -234,8 +234,8 @@ describe('reissue', () => {
         need_reissue: true,
         reissue_applicant_id: applicant,
       });
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'reissue_applicant_id' });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'NOT_FOUND', field: 'reissue_applicant_id' });
     }
     expect(await returnTableCounts(t)).toEqual(before);
     expect(await rowState(t, row.id)).toEqual({ stock: 8, available: 8, status: '在库' });

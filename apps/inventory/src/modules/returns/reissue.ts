@@ -6,8 +6,8 @@ import { createReservedRequest } from '../outbound/request-submit-service.js';
 /**
  * Whose request the reissue is (spec 4.1 rule 5): the named user, else the applicant of the original
  * outbound line; never the caller. A named user must exist (a user of another company counts as not
- * existing; a user of no company may be named). A line without an applicant needs the name: 400
- * NO_APPLICANT.
+ * existing: 404, contract §7 "unknown ids"; a user of no company may be named). A line without an
+ * applicant needs the name: 400 NO_APPLICANT.
  */
 export async function resolveReissueApplicant(q: Queryable, line: TransOutboundRow, named: number | null | undefined): Promise<number> {
   if (named != null) {
@@ -16,7 +16,7 @@ export async function resolveReissueApplicant(q: Queryable, line: TransOutboundR
       .from(users)
       .where(and(eq(users.id, named), or(isNull(users.companyName), eq(users.companyName, line.companyName))));
     if (!user) {
-      throw new AppError('VALIDATION_FAILED', `补发申请人（用户 ${named}）不存在`, { field: 'reissue_applicant_id' });
+      throw new AppError('NOT_FOUND', `补发申请人（用户 ${named}）不存在`, { field: 'reissue_applicant_id' });
     }
     return user.id;
   }
