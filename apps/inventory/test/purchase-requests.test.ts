@@ -94,7 +94,7 @@ describe('POST /purchase', () => {
       [{ items: [{ base_id: resistor.id, quantity: 1, purchase_date: '2025-02-30' }] }, 400, 'VALIDATION_FAILED', 'items.0.purchase_date'],
       [{ items: [{ base_id: resistor.id, quantity: 1, expected_date: '31/01/2030' }] }, 400, 'VALIDATION_FAILED'],
       [{ items: [{ base_id: resistor.id, quantity: 1, tax_rate: 101 }] }, 400, 'VALIDATION_FAILED'],
-      [{ items: [{ base_id: resistor.id, quantity: 1, supplier_id: 99999999 }] }, 400, 'VALIDATION_FAILED', 'items[0].supplier_id'],
+      [{ items: [{ base_id: resistor.id, quantity: 1, supplier_id: 99999999 }] }, 404, 'NOT_FOUND', 'items[0].supplier_id'],
     ];
     for (const [body, status, code, field] of cases) {
       const response = await t.request('POST', PURCHASE, { token: c.mgr.token, body });

@@ -84,8 +84,8 @@ describe('suppliers', () => {
     const batch = await submitOk(t, c.sales.token, [{ base_id: material.id, quantity: 2, supplier_id: supplier.id, expected_date: '2031-05-01' }]);
     expect(batch.requests[0]).toMatchObject({ supplier_id: supplier.id, supplier_name: '在用供应商', expected_date: '2031-05-01' });
     const foreign = await submitPurchase(t, c.sales.token, [{ base_id: material.id, quantity: 2, supplier_id: betaSupplier.id }]);
-    expect(foreign.statusCode).toBe(400);
-    expect(foreign.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'items[0].supplier_id' });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toMatchObject({ code: 'NOT_FOUND', field: 'items[0].supplier_id' });
     const refused = await t.request('DELETE', `${SUPPLIERS}/${supplier.id}`, { token: c.mgr.token });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ code: 'IN_USE' });

@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import { can, Decimal, toDecimalString, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
+import { AppError, can, Decimal, toDecimalString, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
 import { PURCHASE_STATUS, purchaseRequests, suppliers, users } from '../../db/schema/index.js';
 import { assertCompanyNamed } from '../identity/company-rules.js';
 import { beijingDate } from '../stock/sku.js';
@@ -80,7 +80,8 @@ async function checkSuppliers(tx: Tx, company: string, items: readonly PurchaseI
   items.forEach((item, index) => {
     if (item.supplier_id == null) return;
     if (!found.some((supplier) => supplier.id === item.supplier_id && supplier.companyName === company)) {
-      throw validationFailed(`第 ${index + 1} 项：供应商 ${item.supplier_id} 不存在或不属于 ${company}`, { field: `items[${index}].supplier_id` });
+      // an unknown id, or another company's, is 404 (contract §7)
+      throw new AppError('NOT_FOUND', `第 ${index + 1} 项：供应商 ${item.supplier_id} 不存在或不属于 ${company}`, { field: `items[${index}].supplier_id` });
     }
   });
 }
