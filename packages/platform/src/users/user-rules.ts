@@ -26,6 +26,16 @@ export function refuseSelfDeactivation(actor: Actor, userId: number, active: boo
 }
 
 /**
+ * A user PATCH names at least one of `fields`: the schema drops unknown fields after its own "at least one
+ * property" check, so a body of only unknown fields is refused here as `{}` is there.
+ */
+export function requirePatchedField<Body extends object>(input: Body, fields: readonly (keyof Body & string)[]): void {
+  if (!fields.some((field) => input[field] !== undefined)) {
+    throw new AppError('VALIDATION_FAILED', `没有需要修改的字段（可修改: ${fields.join(', ')}）`);
+  }
+}
+
+/**
  * The columns of a user PATCH whose value differs from the stored one (undefined means "not named"). A
  * PATCH that changes nothing must write nothing: a bare updated_at change would be audited as a
  * credential change. Unknown body fields were dropped by the schema, so a body of only those is `{}`.

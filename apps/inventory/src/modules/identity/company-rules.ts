@@ -18,11 +18,7 @@ export function companyForCreate(actor: Actor, requested: string | undefined | n
  * `company` query parameter (400 COMPANY_REQUIRED naming it otherwise), everybody else reads their own.
  */
 export function companyForRead(actor: Actor, requested: string | undefined | null): string {
-  if (isCrossDomain(actor)) {
-    const named = requested?.trim();
-    if (!named) throw new AppError('COMPANY_REQUIRED', '跨公司账号查询时必须用 company 参数指定公司', { field: 'company' });
-    return named;
-  }
+  if (isCrossDomain(actor)) return namedCompany(requested, 'company', '跨公司账号查询时必须用 company 参数指定公司');
   if (!actor.company) throw new AppError('COMPANY_REQUIRED', '当前账号未归属任何公司', { field: 'company' });
   return actor.company;
 }
@@ -35,9 +31,14 @@ export function assertCompanyNamed(actor: Actor, requested: string | undefined |
   if (isCrossDomain(actor)) namedCompany(requested);
 }
 
-function namedCompany(requested: string | undefined | null): string {
+/** The company a cross-domain caller named in `field` (trimmed); 400 COMPANY_REQUIRED naming the field otherwise. */
+function namedCompany(
+  requested: string | undefined | null,
+  field: 'company_name' | 'company' = 'company_name',
+  msg = '跨公司账号创建数据时必须指定 company_name',
+): string {
   const named = requested?.trim();
-  if (!named) throw new AppError('COMPANY_REQUIRED', '跨公司账号创建数据时必须指定 company_name', { field: 'company_name' });
+  if (!named) throw new AppError('COMPANY_REQUIRED', msg, { field });
   return named;
 }
 

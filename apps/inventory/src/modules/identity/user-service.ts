@@ -11,9 +11,9 @@ import {
   pageOf,
   pagingOf,
   refuseSelfDeactivation,
+  requirePatchedField,
   userListConditions,
   usernameTaken,
-  validationFailed,
   type Tx,
   type UseCaseContext,
 } from '@wms/platform';
@@ -77,15 +77,9 @@ export async function createUsersInBatch(ctx: UseCaseContext, input: { users: Cr
 
 const PATCHABLE_USER_FIELDS = ['name', 'role', 'company_name', 'email', 'active', 'password'] as const;
 
-/**
- * Unknown fields were dropped by the schema, so a body of only unknown fields is as empty as `{}` (400).
- * A patch that changes nothing writes nothing: no updated_at, no audit record (a bare updated_at change
- * would read as a credential change in the audit trail).
- */
+/** A patch of unknown fields only is 400; one that changes nothing writes nothing (no audit record). */
 export async function updateUser(ctx: UseCaseContext, userId: number, input: UpdateUserBody) {
-  if (!PATCHABLE_USER_FIELDS.some((field) => input[field] !== undefined)) {
-    throw validationFailed(`没有需要修改的字段（可修改: ${PATCHABLE_USER_FIELDS.join(', ')}）`);
-  }
+  requirePatchedField(input, PATCHABLE_USER_FIELDS);
   assertMayAssignRole(ctx, input.role);
   if (input.company_name !== undefined && !isCrossDomain(ctx.actor)) {
     throw forbidden('只有跨公司账号可以修改用户所属公司');

@@ -2,7 +2,6 @@ import { and, asc, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzl
 import { AppError, can, companyCondition, likePattern, notFound, pageOf, pagingOf, validationFailed, type Page, type UseCaseContext } from '@wms/platform';
 import { materials, PURCHASE_STATUS, purchaseRequests, users, type PurchaseStatus } from '../../db/schema/index.js';
 import { beijingDate } from '../stock/sku.js';
-import { checkCalendarDate } from './dates.js';
 import { purchasePriceVisibility, selectPurchaseRecords, toPurchaseView } from './purchase-views.js';
 import { beijingStamp, inBatch, isBatchKey, lastBatchSeq } from './request-no.js';
 import type { ApprovedUnstockedQuery, PurchaseBatchView, PurchaseListQuery, PurchaseRequestView, PurchaseSearchType } from './schemas.js';
@@ -29,8 +28,6 @@ function keywordCondition(keyword: string | undefined, searchType: PurchaseSearc
  * and the closed interval start_date ≤ purchase_date ≤ end_date. One query for the page, one count.
  */
 export async function listPurchases(ctx: UseCaseContext, query: PurchaseListQuery): Promise<Page<PurchaseRequestView>> {
-  checkCalendarDate(query.start_date, 'start_date');
-  checkCalendarDate(query.end_date, 'end_date');
   const paging = pagingOf(query);
   const where = and(
     companyCondition(ctx.scope(query.company), purchaseRequests.companyName),

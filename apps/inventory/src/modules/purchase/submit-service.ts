@@ -3,7 +3,6 @@ import { AppError, can, Decimal, toDecimalString, validationFailed, type Tx, typ
 import { PURCHASE_STATUS, purchaseRequests, suppliers, users } from '../../db/schema/index.js';
 import { assertCompanyNamed } from '../identity/company-rules.js';
 import { beijingDate } from '../stock/sku.js';
-import { checkCalendarDate } from './dates.js';
 import { matchMaterials, type MatchedMaterial } from './material-match.js';
 import { sendSubmissionMail } from './purchase-mail.js';
 import { purchasePriceVisibility, selectPurchaseRecords, TAX_RATE, toPurchaseView, UNIT_PRICE } from './purchase-views.js';
@@ -22,10 +21,6 @@ const MAX_TOTAL = new Decimal('999999999999.99');
  * Price fields the caller may not read are ignored (they are field codes for writing too).
  */
 export async function submitPurchase(ctx: UseCaseContext, body: SubmitPurchaseBody): Promise<PurchaseBatchView> {
-  body.items.forEach((item, index) => {
-    checkCalendarDate(item.purchase_date, `items[${index}].purchase_date`);
-    checkCalendarDate(item.expected_date, `items[${index}].expected_date`);
-  });
   assertCompanyNamed(ctx.actor, body.company_name);
   const stamp = beijingStamp(ctx.now);
   const records = await ctx.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { AppError, companyCondition, notFound, type CompanyScope, type Queryable, type Tx } from '@wms/platform';
+import { AppError, companyCondition, notFound, scopeAllows, type CompanyScope, type Queryable, type Tx } from '@wms/platform';
 import { stocktakeSessions, type StocktakeSessionRow } from '../../db/schema/index.js';
 import type { SessionView } from './schemas.js';
 
@@ -18,7 +18,7 @@ export async function readSession(q: Queryable, scope: CompanyScope, id: number)
  */
 export async function readSessionUnlessForeign(q: Queryable, scope: CompanyScope, id: number): Promise<StocktakeSessionRow | undefined> {
   const [session] = await q.select().from(stocktakeSessions).where(eq(stocktakeSessions.id, id));
-  if (session && scope.kind !== 'all' && (scope.kind === 'none' || session.companyName !== scope.company)) throw notFound(SESSION);
+  if (session && !scopeAllows(scope, session.companyName)) throw notFound(SESSION);
   return session;
 }
 

@@ -7,6 +7,7 @@ import {
   pageOf,
   pagingOf,
   refuseSelfDeactivation,
+  requirePatchedField,
   userListConditions,
   usernameTaken,
   validationFailed,
@@ -73,9 +74,7 @@ export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
  * name this one.
  */
 export async function updateUser(ctx: UseCaseContext, userId: number, input: UpdateUserBody) {
-  if (Object.values(input).every((value) => value === undefined)) {
-    throw validationFailed('没有需要修改的字段（可修改: name, role, active, password, department）');
-  }
+  requirePatchedField(input, ['name', 'role', 'active', 'password', 'department']);
   if (input.department !== undefined && normalizeDepartment(input.department) !== departmentOf(ctx)) {
     throw validationFailed(`账号只能属于本部门 ${departmentOf(ctx)}`, { field: 'department' });
   }

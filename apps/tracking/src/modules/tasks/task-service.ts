@@ -8,12 +8,7 @@ import { assertAssignable, lockOperableTask, taskRecordOf } from './task-access.
 import { appendTaskLog } from './task-log-writer.js';
 import { toTaskView } from './task-mapper.js';
 import { moveTask, moveTo, statusLabel } from './task-status.js';
-import { isCalendarDate } from './due-date.js';
 import type { CreateTaskBody, UpdateTaskBody } from './schemas.js';
-
-function assertDueDate(value: string | null | undefined): void {
-  if (value && !isCalendarDate(value)) throw validationFailed(`due_date 不是有效的日期: ${value}`, { field: 'due_date' });
-}
 
 async function remindAssignee(tx: Tx, task: TaskRow, serialNumber: string, now: Date): Promise<void> {
   if (task.assigneeId === null) return;
@@ -25,7 +20,6 @@ async function remindAssignee(tx: Tx, task: TaskRow, serialNumber: string, now: 
  * assignee. Without a type, an after-sales product's task is AFTER_SALES, any other PRODUCTION.
  */
 export async function createTask(ctx: TrackingContext, input: CreateTaskBody) {
-  assertDueDate(input.due_date);
   const scope = await ctx.dataScope();
   return ctx.transaction(async (tx) => {
     // FOR SHARE: the product's phase (the scope check) cannot change before the task is in
@@ -79,7 +73,6 @@ async function applyStatus(tx: Tx, ctx: TrackingContext, task: TaskRow, to: Task
  * reminder. Values equal to the stored ones write nothing; hours are not editable (sum of the logs).
  */
 export async function updateTask(ctx: TrackingContext, id: number, input: UpdateTaskBody) {
-  assertDueDate(input.due_date);
   const scope = await ctx.dataScope();
   return ctx.transaction(async (tx) => {
     const { task: current, serialNumber } = await lockOperableTask(tx, scope, id);
