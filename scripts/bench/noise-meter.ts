@@ -7,7 +7,8 @@ import { allProcesses, machineBusyTicks, procReadable, statOf, TICKS_PER_SECOND,
  * bench runs — its own process tree (the load generator, pgbench, psql, the product and its workers) and
  * the PostgreSQL backends of the bench's databases (those it names, and every scratch database `bench_…`).
  * Kept as running totals, so any window (a phase, a quiet check) is the difference of two marks. Not counted as the bench's: PostgreSQL's shared background
- * processes (WAL writer, checkpointer), and kernel time not charged to a process — both small.
+ * processes (WAL writer, checkpointer; ≈ 0.1 % of a core under reserve.sql). Interrupt time is counted on
+ * neither side (machineBusyTicks).
  */
 export interface NoiseMark {
   atMs: number;
