@@ -110,6 +110,25 @@ export async function attachGenericCaptureBeside(database: Database, migrationTe
   });
 }
 
+/**
+ * Since the capture migrations 0029 (inventory) and 0010 (tracking), an UPDATE record's snapshot holds only
+ * the row's sku and reference columns (names ending in _id), and no snapshot when the table has none. This
+ * cuts the generic capture's whole-row snapshots of the records written after `since` down to that, so the
+ * comparison checks the rest of every record unchanged and the kept fields value for value (jsonb values,
+ * so 12.50 stays 12.50).
+ */
+export function keepIdentityInGenericUpdates(database: Database, since: number): Promise<void> {
+  return database.transaction({ actor: 'setup' }, async (tx) => {
+    await tx.execute(sql`update audit_logs_generic g
+                            set details = (g.details - 'snapshot') || coalesce(
+                                  (select jsonb_build_object('snapshot', jsonb_object_agg(e.key, e.value))
+                                     from jsonb_each(g.details->'snapshot') e
+                                    where e.key = 'sku' or e.key like '%\_id'
+                                   having count(*) > 0), '{}')
+                          where g.id > ${since} and g.action = 'UPDATE'`);
+  });
+}
+
 /** Every column of the records written after `since` into audit_logs or audit_logs_generic but the id, details as jsonb's text, in write order. */
 export function capturedRecords(
   database: Database,
