@@ -22,6 +22,8 @@ export interface PhaseResult {
    * process tree (workers included), of the PostgreSQL backends and of the load generator.
    */
   perRequest: { queries: number | null; queryMs: number | null; poolWaitMs: number | null; serverCpuMs: number; backendCpuMs: number | null; clientCpuMs: number };
+  /** The service's garbage-collector pauses during the measured part (all its processes). */
+  gc: { pauses: number; meanPauseMs: number; longPauses: number };
   /** PostgreSQL only. */
   activity: ActivityShares | null;
   /** From the PostgreSQL log; null when the log cannot be read (or on PGlite). */
@@ -109,10 +111,20 @@ export async function runPhase(
       backendCpuMs: activity?.backendCpuMs == null ? null : round(activity.backendCpuMs / calls, 3),
       clientCpuMs: round(load.cpuMs / calls, 3),
     },
+    gc: gcDuring(meters.queries, after),
     activity,
     deadlocks: meters.deadlocks?.count() ?? null,
     noise: noiseWindow,
     ...(profiles ? { profiles } : {}),
+  };
+}
+
+function gcDuring(before: MeterTotals, after: MeterTotals): PhaseResult['gc'] {
+  const pauses = after.gcPauses - before.gcPauses;
+  return {
+    pauses,
+    meanPauseMs: pauses ? round((after.gcPauseMs - before.gcPauseMs) / pauses) : 0,
+    longPauses: after.longGcPauses - before.longGcPauses,
   };
 }
 

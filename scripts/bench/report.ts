@@ -1,6 +1,7 @@
 import { finalAttempt, type ComparisonRun } from './comparison.js';
 import type { NoiseWindow } from './noise-meter.js';
 import type { PhaseName, PhaseResult } from './phases.js';
+import { LONG_GC_PAUSE_MS } from './server-meter-preload.js';
 
 export type RawName = 'reserve' | 'reserveHot' | 'select' | 'reserveSerial';
 
@@ -160,7 +161,7 @@ function runRows(report: BenchReport): string[][] {
 function activityRows(report: BenchReport): string[][] {
   return report.comparisons.flatMap((comparison) =>
     comparison.runs.map(finalAttempt).flatMap((attempt, index) => {
-      const { activity, perRequest, deadlocks } = attempt.product;
+      const { activity, perRequest, deadlocks, gc } = attempt.product;
       if (!activity) return [];
       return [[
         comparison.name,
@@ -173,6 +174,9 @@ function activityRows(report: BenchReport): string[][] {
         pct(activity.waitingOnClient),
         pct(activity.idle),
         deadlocks === null ? 'log unreadable' : String(deadlocks),
+        String(gc.pauses),
+        gc.meanPauseMs.toFixed(2),
+        String(gc.longPauses),
       ]];
     }),
   );
@@ -236,8 +240,13 @@ export function renderReport(report: BenchReport): string {
   const activity = activityRows(report);
   if (activity.length) {
     out.push('');
-    out.push('What the PostgreSQL backends did (judged attempt of each run):');
-    out.push(table(['phase', 'run', 'SQL ms/call', 'pool wait ms', 'backends', 'running SQL', 'lock wait', 'waiting for node', 'idle', 'deadlocks (log)'], activity));
+    out.push(`What the PostgreSQL backends did, and the service's GC pauses (judged attempt of each run; long = ${LONG_GC_PAUSE_MS} ms or more):`);
+    out.push(
+      table(
+        ['phase', 'run', 'SQL ms/call', 'pool wait ms', 'backends', 'running SQL', 'lock wait', 'waiting for node', 'idle', 'deadlocks (log)', 'GC pauses', 'GC mean ms', 'long GC'],
+        activity,
+      ),
+    );
   }
   if (report.verdicts.length) {
     out.push('');

@@ -2,7 +2,8 @@
  * Preloaded into the product's process(es) by the bench (NODE_OPTIONS=--import <this file>), so cluster
  * workers load it too. It counts what the process asks of PostgreSQL, seen from node-postgres: round trips
  * (Client#query calls, BEGIN/COMMIT/SAVEPOINT included), the time from sending a query to its answer, and
- * the time waiting for a pooled connection; and it answers the bench over a Unix socket of its own
+ * the time waiting for a pooled connection; the garbage collector's pauses (each stops every request the
+ * process holds, so they show in p99); and it answers the bench over a Unix socket of its own
  * (`$BENCH_METER_DIR/<pid>.sock`): GET /totals, POST /profile/start, POST /profile/stop?file=<path> (a V8
  * CPU profile of this process, written as a .cpuprofile file).
  *
@@ -14,6 +15,7 @@ import { unlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 
 export interface ServerTotals {
@@ -23,10 +25,15 @@ export interface ServerTotals {
   queryMs: number;
   poolWaits: number;
   poolWaitMs: number;
+  gcPauses: number;
+  gcPauseMs: number;
+  /** Pauses of LONG_GC_PAUSE_MS or more. */
+  longGcPauses: number;
   rssBytes: number;
 }
 
-const totals = { queries: 0, queryMs: 0, poolWaits: 0, poolWaitMs: 0 };
+const totals = { queries: 0, queryMs: 0, poolWaits: 0, poolWaitMs: 0, gcPauses: 0, gcPauseMs: 0, longGcPauses: 0 };
+export const LONG_GC_PAUSE_MS = 5;
 
 type Callback = (...args: unknown[]) => void;
 
@@ -64,6 +71,16 @@ function installQueryMeter(): void {
     totals.poolWaits += 1;
     totals.poolWaitMs += ms;
   });
+}
+
+function installGcMeter(): void {
+  new PerformanceObserver((list) => {
+    for (const pause of list.getEntries()) {
+      totals.gcPauses += 1;
+      totals.gcPauseMs += pause.duration;
+      if (pause.duration >= LONG_GC_PAUSE_MS) totals.longGcPauses += 1;
+    }
+  }).observe({ entryTypes: ['gc'] });
 }
 
 let profiler: Session | undefined;
@@ -122,5 +139,6 @@ const dir = process.env.BENCH_METER_DIR;
 const entry = process.env.BENCH_METER_ENTRY;
 if (dir && entry && process.argv[1] && resolve(process.argv[1]) === resolve(entry)) {
   installQueryMeter();
+  installGcMeter();
   listen(dir);
 }
