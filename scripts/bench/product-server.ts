@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,8 @@ import { treeCpuMs, treeOf } from './proc.js';
 import { PROJECT_ROOT } from './settings.js';
 
 /**
- * The inventory service as deployed: its production entry (apps/inventory/src/server.ts) through the tsx of
- * node_modules/.bin, on the project's Node, in its own process (and its cluster workers when
+ * The inventory service as deployed: its production start (`npm run start:inventory`: apps/inventory/src/server.ts
+ * through the tsx of node_modules/.bin, with the script's node flags), on the project's Node, in its own process (and its cluster workers when
  * INVENTORY_WORKERS asks for them). The bench reaches it only over HTTP, its process tree through /proc and
  * its query counts and CPU profiles through the preloaded meter (server-meter-preload.ts).
  */
@@ -48,6 +48,19 @@ export interface ProductServer {
 export interface ServerEnvironment {
   databaseUrl: string;
   jwtSecret: string;
+}
+
+/**
+ * What the production start (`npm run start:inventory`) passes to tsx: its node flags and the entry. A
+ * checkout from before that script existed started the entry bare.
+ */
+function productionStartArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(PRODUCT_ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const command = scripts?.['start:inventory'];
+  if (!command) return [SERVER_ENTRY];
+  const [launcher, ...args] = command.trim().split(/\s+/);
+  if (launcher !== 'tsx') throw new Error(`start:inventory is expected to run tsx, not: ${command}`);
+  return args.map((arg) => (arg.endsWith('.ts') ? join(PRODUCT_ROOT, arg) : arg));
 }
 
 /** A free local port: bound then released (the service binds it a moment later). */
@@ -135,7 +148,7 @@ async function waitHealthy(baseUrl: string, child: ChildProcess): Promise<void> 
 export async function startProductServer(env: ServerEnvironment, log: (text: string) => void): Promise<ProductServer> {
   const port = await freePort();
   const meterDir = mkdtempSync(join(tmpdir(), 'wms-bench-meter-'));
-  const child = spawn(join(BIN, 'tsx'), [SERVER_ENTRY], {
+  const child = spawn(join(BIN, 'tsx'), productionStartArguments(), {
     cwd: PRODUCT_ROOT,
     env: childEnvironment(env, port, meterDir),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -178,7 +191,15 @@ export async function startProductServer(env: ServerEnvironment, log: (text: str
     async totals() {
       const all = await everyMeter<ServerTotals>(meterDir, () => '/totals');
       const sum = (key: keyof MeterTotals) => all.reduce((total, one) => total + one[key], 0);
-      return { queries: sum('queries'), queryMs: sum('queryMs'), poolWaits: sum('poolWaits'), poolWaitMs: sum('poolWaitMs') };
+      return {
+        queries: sum('queries'),
+        queryMs: sum('queryMs'),
+        poolWaits: sum('poolWaits'),
+        poolWaitMs: sum('poolWaitMs'),
+        gcPauses: sum('gcPauses'),
+        gcPauseMs: sum('gcPauseMs'),
+        longGcPauses: sum('longGcPauses'),
+      };
     },
     async rssBytes() {
       const all = await everyMeter<ServerTotals>(meterDir, () => '/totals');
