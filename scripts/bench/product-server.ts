@@ -12,8 +12,8 @@ import { PROJECT_ROOT } from './settings.js';
 
 /**
  * The inventory service as deployed: its production start (`npm run start:inventory`: apps/inventory/src/server.ts
- * through the tsx of node_modules/.bin, with the script's node flags), on the project's Node, in its own process (and its cluster workers when
- * INVENTORY_WORKERS asks for them). The bench reaches it only over HTTP, its process tree through /proc and
+ * through the tsx of node_modules/.bin, with the script's node flags), on the project's Node, in its own process
+ * (and its cluster workers when INVENTORY_WORKERS asks for them). The bench reaches it only over HTTP, its process tree through /proc and
  * its query counts and CPU profiles through the preloaded meter (server-meter-preload.ts).
  */
 /**
@@ -28,6 +28,7 @@ const HEALTHY_WITHIN_MS = 120_000;
 const STOP_WITHIN_MS = 10_000;
 
 export type MeterTotals = Omit<ServerTotals, 'pid' | 'worker' | 'rssBytes'>;
+const METER_KEYS = ['queries', 'queryMs', 'poolWaits', 'poolWaitMs', 'gcPauses', 'gcPauseMs', 'longGcPauses'] as const satisfies ReadonlyArray<keyof MeterTotals>;
 
 export interface ProductServer {
   /** The launched process (tsx); the service runs under it, its workers under that. */
@@ -191,15 +192,7 @@ export async function startProductServer(env: ServerEnvironment, log: (text: str
     async totals() {
       const all = await everyMeter<ServerTotals>(meterDir, () => '/totals');
       const sum = (key: keyof MeterTotals) => all.reduce((total, one) => total + one[key], 0);
-      return {
-        queries: sum('queries'),
-        queryMs: sum('queryMs'),
-        poolWaits: sum('poolWaits'),
-        poolWaitMs: sum('poolWaitMs'),
-        gcPauses: sum('gcPauses'),
-        gcPauseMs: sum('gcPauseMs'),
-        longGcPauses: sum('longGcPauses'),
-      };
+      return Object.fromEntries(METER_KEYS.map((key) => [key, sum(key)])) as MeterTotals;
     },
     async rssBytes() {
       const all = await everyMeter<ServerTotals>(meterDir, () => '/totals');
