@@ -21,7 +21,6 @@ import { PROJECT_ROOT } from './settings.js';
  * per change) with this bench; see docs/benchmarks.md.
  */
 export const PRODUCT_ROOT = process.env.BENCH_PRODUCT_DIR?.trim() || PROJECT_ROOT;
-export const SERVER_ENTRY = join(PRODUCT_ROOT, 'apps', 'inventory', 'src', 'server.ts');
 const PRELOAD = fileURLToPath(new URL('./server-meter-preload.ts', import.meta.url));
 const BIN = join(PROJECT_ROOT, 'node_modules', '.bin');
 const HEALTHY_WITHIN_MS = 120_000;
@@ -52,16 +51,18 @@ export interface ServerEnvironment {
 }
 
 /**
- * What the production start (`npm run start:inventory`) passes to tsx: its node flags and the entry. A
- * checkout from before that script existed started the entry bare.
+ * What the production start (`npm run start:inventory`) passes to tsx, its node flags and the entry, and
+ * the entry itself (the process the meter goes into). A checkout from before that script existed started
+ * the entry bare.
  */
-function productionStartArguments(): string[] {
+function productionStart(): { args: string[]; entry: string } {
   const { scripts } = JSON.parse(readFileSync(join(PRODUCT_ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-  const command = scripts?.['start:inventory'];
-  if (!command) return [SERVER_ENTRY];
-  const [launcher, ...args] = command.trim().split(/\s+/);
-  if (launcher !== 'tsx') throw new Error(`start:inventory is expected to run tsx, not: ${command}`);
-  return args.map((arg) => (arg.endsWith('.ts') ? join(PRODUCT_ROOT, arg) : arg));
+  const command = scripts?.['start:inventory'] ?? 'tsx apps/inventory/src/server.ts';
+  const [launcher, ...words] = command.trim().split(/\s+/);
+  const args = words.map((word) => (word.endsWith('.ts') ? join(PRODUCT_ROOT, word) : word));
+  const entry = args.find((arg) => arg.endsWith('.ts'));
+  if (launcher !== 'tsx' || !entry) throw new Error(`start:inventory is expected to run a .ts entry with tsx, not: ${command}`);
+  return { args, entry };
 }
 
 /** A free local port: bound then released (the service binds it a moment later). */
@@ -76,7 +77,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function childEnvironment(env: ServerEnvironment, port: number, meterDir: string): NodeJS.ProcessEnv {
+function childEnvironment(env: ServerEnvironment, port: number, meterDir: string, entry: string): NodeJS.ProcessEnv {
   const { REDIS_URL: _redis, INVENTORY_WORKERS: workers, ...inherited } = process.env;
   return {
     ...inherited,
@@ -93,7 +94,7 @@ function childEnvironment(env: ServerEnvironment, port: number, meterDir: string
     ...(workers && Number(workers) > 1 ? { INVENTORY_WORKERS: workers, REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
     NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${PRELOAD}`].filter(Boolean).join(' '),
     BENCH_METER_DIR: meterDir,
-    BENCH_METER_ENTRY: SERVER_ENTRY,
+    BENCH_METER_ENTRY: entry,
   };
 }
 
@@ -149,9 +150,10 @@ async function waitHealthy(baseUrl: string, child: ChildProcess): Promise<void> 
 export async function startProductServer(env: ServerEnvironment, log: (text: string) => void): Promise<ProductServer> {
   const port = await freePort();
   const meterDir = mkdtempSync(join(tmpdir(), 'wms-bench-meter-'));
-  const child = spawn(join(BIN, 'tsx'), productionStartArguments(), {
+  const start = productionStart();
+  const child = spawn(join(BIN, 'tsx'), start.args, {
     cwd: PRODUCT_ROOT,
-    env: childEnvironment(env, port, meterDir),
+    env: childEnvironment(env, port, meterDir, start.entry),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: a stop that hangs can end the whole tree at once
   });
