@@ -120,6 +120,18 @@ describe('stock rows: detail, list and scan', () => {
       expect(skusOf((await list(manager.token, 'warehouse_location=B/01&source_table=stock_product')).json())).toEqual(['RD-PROD-0001']);
     });
 
+    it('applies every filter to rows found by a keyword, and counts a row matched twice once', async () => {
+      const both = (await list(manager.token, 'keyword=0')).json(); // the skus and the specs of every row hold a 0
+      expect(both.total).toBe(4);
+      expect(skusOf(both)).toEqual(['RD-BUY-0001', 'RD-FROZEN-0001', 'RD-PROD-0001', 'RD-SEMI-0001']);
+      expect(skusOf((await list(manager.token, `keyword=10K&status=${encodeURIComponent('冻结')}`)).json())).toEqual(['RD-FROZEN-0001']);
+      expect(skusOf((await list(manager.token, `keyword=${encodeURIComponent('电解')}&source_table=stock_semi`)).json())).toEqual(['RD-SEMI-0001']);
+      expect(skusOf((await list(manager.token, `keyword=rd&base_id=${capacitor.id}&warehouse_location=B`)).json())).toEqual(['RD-PROD-0001']);
+      const material = (await list(t.adminToken, `keyword=${encodeURIComponent('贴片电阻')}&company=BETA`)).json();
+      expect(material).toMatchObject({ total: 1 });
+      expect(skusOf(material)).toEqual(['RD-BETA-0001']);
+    });
+
     it('pages with total', async () => {
       const page2 = (await list(manager.token, 'page=2&limit=3')).json();
       expect(page2).toMatchObject({ total: 4, page: 2, limit: 3 });
