@@ -56,7 +56,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
     validationStatus: 400,
     logger: options.logger,
     nodeEnv: config.nodeEnv,
-    database: { url: config.databaseUrl, migrationsFolder: INVENTORY_MIGRATIONS, pgliteExtensions: INVENTORY_PGLITE_EXTENSIONS },
+    database: { url: config.databaseUrl, poolSize: config.databasePoolSize, migrationsFolder: INVENTORY_MIGRATIONS, pgliteExtensions: INVENTORY_PGLITE_EXTENSIONS },
     locks: () => options.locks ?? createLockStore(config.redisUrl),
     throttle: () => createCredentialThrottle({ redisUrl: config.redisUrl, limits: config.credentialLimits, namespace: 'inventory' }),
     bootstrap: (database) => bootstrapInventory(database, { username: config.adminUsername, password: config.adminPassword }),

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
+  defaultPoolSize,
   persistentSecret,
   readCredentialLimits,
   readAdminPassword,
@@ -22,6 +23,8 @@ export interface InventoryConfig {
   port: number;
   dataDir: string;
   databaseUrl: string;
+  /** Connections of the PostgreSQL pool (DATABASE_POOL_SIZE; default 2 per core + 2); PGlite has none. */
+  databasePoolSize?: number;
   redisUrl?: string;
   jwtSecret: string;
   adminUsername: string;
@@ -67,6 +70,7 @@ export function loadInventoryConfig(env: Env = process.env): InventoryConfig {
     port: readPort(env, 'INVENTORY_PORT', 8080),
     dataDir,
     databaseUrl: readDatabaseUrl(env, 'DATABASE_URL', join(dataDir, 'inventory')),
+    databasePoolSize: readPositiveInteger(env, 'DATABASE_POOL_SIZE', defaultPoolSize(), 500),
     redisUrl: readRedisUrl(env, 'REDIS_URL'),
     jwtSecret: explicitSecret ?? persistentSecret(dataDir, 'jwt-secret-inventory'),
     adminUsername: readString(env, 'ADMIN_USERNAME', 'admin'),

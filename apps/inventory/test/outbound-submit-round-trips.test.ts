@@ -14,9 +14,12 @@ useOutboundWorld((built) => ({ t, w } = built), { checkLedger: true });
 const requestsWithRemark = async (remark: string) =>
   (await queryRows<{ n: number }>(t, sql`select count(*)::int as n from outbound_requests where remark = ${remark}`))[0]!.n;
 
-/** Waits until some backend waits for a row lock (the submission's take behind the test's lock). */
+/**
+ * Waits until some backend waits for a row lock (the submission's take behind the test's lock). Up to 10 s:
+ * beside the rest of the suite on two cores, the submission's first round trip alone once took over 2 s.
+ */
 async function untilWaitingForLock(): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1000; i++) {
     const [found] = await queryRows<{ n: number }>(
       t,
       sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '@wms/platform';
+import { ConfigError, defaultPoolSize } from '@wms/platform';
 import { loadInventoryConfig } from '../src/config.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
@@ -60,6 +60,8 @@ describe('configuration', () => {
     ['AUTH_FAILURE_WINDOW_SECONDS', '86401'],
     ['AUDIT_EXPORT_NICE', '20'],
     ['AUDIT_EXPORT_NICE', '0'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', '2.5'],
   ];
   it.each(bad)('stops on a bad %s with a message naming it', (setting, value) => {
     expect(() => loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', [setting]: value })).toThrowError(ConfigError);
@@ -78,6 +80,8 @@ describe('configuration', () => {
     expect(config.credentialLimits).toEqual({ loginFailuresPerUser: 10, loginFailuresPerAddress: 20, apiKeyFailuresPerAddress: 10, windowSeconds: 900 });
     expect(config.auditExportNice).toBe(2);
     expect(loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', AUDIT_EXPORT_NICE: '19' }).auditExportNice).toBe(19);
+    expect(config.databasePoolSize).toBe(defaultPoolSize());
+    expect(loadInventoryConfig({ DATA_DIR: '/tmp/wms-config-test', DATABASE_POOL_SIZE: '24' }).databasePoolSize).toBe(24);
   });
 
   it('runs several workers only on PostgreSQL with Redis, where the lock and the counters are shared', () => {

@@ -39,7 +39,7 @@ export async function buildTrackingApp(config: TrackingConfig, options: BuildOpt
     validationStatus: 422,
     logger: options.logger,
     nodeEnv: config.nodeEnv,
-    database: { url: config.databaseUrl, migrationsFolder: TRACKING_MIGRATIONS },
+    database: { url: config.databaseUrl, poolSize: config.databasePoolSize, migrationsFolder: TRACKING_MIGRATIONS },
     locks: () => options.locks ?? new MemoryLockStore(),
     // one department's accounts: instances of the same department share counters, other departments do not
     throttle: () =>

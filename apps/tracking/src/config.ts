@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
+  defaultPoolSize,
   persistentSecret,
   readAdminPassword,
   readCredentialLimits,
@@ -10,6 +11,7 @@ import {
   readOneOf,
   readOptional,
   readPort,
+  readPositiveInteger,
   readRedisUrl,
   readString,
   type CredentialLimits,
@@ -23,6 +25,8 @@ export interface TrackingConfig {
   port: number;
   dataDir: string;
   databaseUrl: string;
+  /** Connections of the PostgreSQL pool (DATABASE_POOL_SIZE; default 2 per core + 2); PGlite has none. */
+  databasePoolSize?: number;
   /** Where the credential-failure counters live (in process when unset); the idempotency locks stay in process. */
   redisUrl?: string;
   jwtSecret: string;
@@ -106,6 +110,7 @@ export function loadTrackingConfig(env: Env = process.env): TrackingConfig {
     port: readPort(env, 'TRACKING_PORT', 8081),
     dataDir,
     databaseUrl: readDatabaseUrl(env, 'TRACKING_DATABASE_URL', join(dataDir, 'tracking')),
+    databasePoolSize: readPositiveInteger(env, 'DATABASE_POOL_SIZE', defaultPoolSize(), 500),
     redisUrl: readRedisUrl(env, 'REDIS_URL'),
     adminUsername: readNonBlank(env, 'ADMIN_USERNAME', 'admin'),
     adminPassword,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '@wms/platform';
+import { ConfigError, defaultPoolSize } from '@wms/platform';
 import { loadTrackingConfig } from '../src/config.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'trk-config-'));
@@ -38,6 +38,7 @@ describe('tracking configuration', () => {
     expect(config.adminPassword).toBeUndefined();
     expect(config.webhookApiKey).toBeUndefined();
     expect(config.redisUrl).toBeUndefined();
+    expect(config.databasePoolSize).toBe(defaultPoolSize());
   });
 
   it('defaults the material category prefix to the department', () => {
@@ -62,6 +63,7 @@ describe('tracking configuration', () => {
       LOGIN_MAX_FAILURES_PER_IP: ' 50 ',
       API_KEY_MAX_FAILURES_PER_IP: '30',
       AUTH_FAILURE_WINDOW_SECONDS: '600',
+      DATABASE_POOL_SIZE: '4',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -76,6 +78,7 @@ describe('tracking configuration', () => {
       dataScopeUngrouped: 'NONE',
       redisUrl: 'redis://cache:6379',
       credentialLimits: { loginFailuresPerUser: 8, loginFailuresPerAddress: 50, apiKeyFailuresPerAddress: 30, windowSeconds: 600 },
+      databasePoolSize: 4,
     });
     expect(loadTrackingConfig({ ...base, TRACKING_DATABASE_URL: 'memory://' }).databaseUrl).toBe('memory://');
   });
@@ -98,6 +101,8 @@ describe('tracking configuration', () => {
     ['API_KEY_MAX_FAILURES_PER_IP', '2.5'],
     ['AUTH_FAILURE_WINDOW_SECONDS', '-1'],
     ['AUTH_FAILURE_WINDOW_SECONDS', '86401'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', 'ten'],
   ])('refuses %s=%s with an error naming the setting', (setting, value) => {
     const error = configErrorOf({ [setting]: value });
     expect(error.setting).toBe(setting);

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { PGlite, type Extensions } from '@electric-sql/pglite';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -86,6 +87,7 @@ export interface OpenDatabaseOptions {
   /** postgres://…, memory://, or a folder path for an on-disk PGlite */
   url: string;
   migrationsFolder: string;
+  /** Connections of the PostgreSQL pool; defaultPoolSize() when unset. */
   poolSize?: number;
   /**
    * PGlite extensions the migrations need (e.g. `{ cube }` from @electric-sql/pglite/contrib/cube). A
@@ -182,6 +184,16 @@ async function pgTransaction<T, R>(pool: pg.Pool, dialect: PgDialect, audit: Aud
   }
 }
 
+/**
+ * PostgreSQL runs only as many statements at once as it has cores; connections beyond about two per core
+ * wait on each other's row locks and for the CPU instead of in the pool (docs/benchmarks.md, "Pool size":
+ * on 2 cores, 6 against 10 gave the hot reservation +12 % and a fifth less database CPU per call). The
+ * service is assumed to run on a machine the size of the database's (DATABASE_POOL_SIZE says otherwise).
+ */
+export function defaultPoolSize(): number {
+  return 2 * availableParallelism() + 2;
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const database = options.url.startsWith('postgres://') || options.url.startsWith('postgresql://')
     ? openPostgres(options)
@@ -191,7 +203,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 function openPostgres(options: OpenDatabaseOptions) {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? defaultPoolSize() });
   pool.on('error', () => undefined); // idle client errors surface on the next query
   const db: Db = drizzlePg({ client: pool });
   return {
