@@ -232,6 +232,6 @@ async function applyMaterials(ctx: UseCaseContext, tx: Tx, planned: Planned[]): 
       newThresholds.set(plan.current.companyName, [...(newThresholds.get(plan.current.companyName) ?? []), plan.current.id]);
     }
   }
-  for (const [company, ids] of newThresholds) scheduleLowStockCheck(ctx, company, ids);
+  for (const [company, ids] of newThresholds) await scheduleLowStockCheck(ctx, tx, company, ids);
   if (planned.length > 0) ctx.afterCommit(() => specSuggestionCache.clear());
 }

@@ -75,7 +75,7 @@ export async function updateMaterial(ctx: UseCaseContext, id: number, input: Mat
       .where(eq(materials.id, id))
       .returning();
     clearSuggestionsAfterCommit(ctx);
-    if (changesThresholds(current, values)) scheduleLowStockCheck(ctx, updated!.companyName, [id]);
+    if (changesThresholds(current, values)) await scheduleLowStockCheck(ctx, tx, updated!.companyName, [id]);
     return updated!;
   });
   return toMaterialView(row, hiddenMaterialFields(ctx.actor), await ctx.read((q) => supplyOfMaterial(q, row.id)));

@@ -6,14 +6,18 @@ import { lowStockRecipients } from './low-stock-recipients.js';
 import { sendMail, type OutgoingMail } from './mailer.js';
 
 /**
- * The one seam every change of a material's supply or thresholds calls, inside its use case (outbound,
- * stock edit, status change, delete, scrap, stocktake adjustment, threshold edit, …): the check runs after
- * the surrounding transaction commits (spec 6.2), never inside it, and never fails the caller. A change
- * that raised supply is worth a check too: it lowers the alerted level, so the next fall mails again.
+ * The one seam every change of a material's supply or thresholds calls, inside its transaction (outbound,
+ * stock edit, status change, delete, scrap, stocktake adjustment, threshold edit, …): the check for a
+ * crossing runs after the transaction commits (spec 6.2), never inside it, and never fails the caller. A
+ * recovery is recorded in the transaction itself: the after-commit checks run in the background, and one
+ * that ran after the next change's commit would read the fall that followed and miss the recovery, so the
+ * fall would not mail again.
  */
-export function scheduleLowStockCheck(ctx: UseCaseContext, company: string, baseIds: readonly number[]): void {
+export async function scheduleLowStockCheck(ctx: UseCaseContext, tx: Tx, company: string, baseIds: readonly number[]): Promise<void> {
   const distinct = [...new Set(baseIds)];
-  if (distinct.length > 0) ctx.afterCommit(() => checkLowStock(ctx, company, distinct));
+  if (distinct.length === 0) return;
+  await relaxLowStockLevels(tx, distinct, ctx.now);
+  ctx.afterCommit(() => checkLowStock(ctx, company, distinct));
 }
 
 /**

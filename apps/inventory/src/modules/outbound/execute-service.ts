@@ -69,7 +69,7 @@ export async function executeOutbound(ctx: UseCaseContext, input: ExecuteBody): 
       })),
     });
     ctx.afterCommit(announceOutboxMessages);
-    scheduleLowStockCheck(ctx, request.companyName, lines.map((line) => line.baseId));
+    await scheduleLowStockCheck(ctx, tx, request.companyName, lines.map((line) => line.baseId));
 
     return {
       outbound_no: outboundNo,

@@ -85,7 +85,7 @@ async function settle(ctx: UseCaseContext, tx: Tx, decision: PurchaseDecision, m
   if (decision === 'approve') await relaxLowStockLevels(tx, moved.map((request) => request.baseId), ctx.now);
   if (decision === 'close') {
     for (const company of new Set(moved.map((request) => request.companyName))) {
-      scheduleLowStockCheck(ctx, company, moved.filter((request) => request.companyName === company).map((request) => request.baseId));
+      await scheduleLowStockCheck(ctx, tx, company, moved.filter((request) => request.companyName === company).map((request) => request.baseId));
     }
   }
   const records = await selectPurchaseRecords(tx)

@@ -36,5 +36,5 @@ export async function completePurchaseByStockIn(ctx: UseCaseContext, tx: Tx, sto
     if (err instanceof AppError) throw new AppError(err.code, err.message, { ...err.extras, field: 'request_id' });
     throw err;
   }
-  scheduleLowStockCheck(ctx, request.companyName, [request.baseId]);
+  await scheduleLowStockCheck(ctx, tx, request.companyName, [request.baseId]);
 }

@@ -26,7 +26,7 @@ export async function executeScrap(ctx: UseCaseContext, id: number, input: Execu
     const done = request.mode === 'scan' ? await scrapScanned(tx, request, scansOf(request, scans)) : await scrapApproved(tx, request, scans, ctx.now);
     await tx.insert(transScrap).values(done.units.map((unit) => scrapRecordOf(ctx, request, unit)));
     const moved = await moveRequest(tx, scrapFlow, request, 'execute', { itemsJson: done.lines, executorId: ctx.actor.id, executedAt: ctx.now }, ctx.now);
-    scheduleLowStockCheck(ctx, request.companyName, done.lowered);
+    await scheduleLowStockCheck(ctx, tx, request.companyName, done.lowered);
     return scrapFlow.toViewOf(tx, moved);
   });
 }

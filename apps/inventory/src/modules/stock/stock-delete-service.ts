@@ -26,7 +26,7 @@ export async function deleteStockRow(ctx: UseCaseContext, id: number, sourceTabl
       .where(and(eq(stockRows.id, id), sql`${stockRows.availableQuantity} = ${stockRows.stockQuantity}`))
       .returning({ id: stockRows.id });
     if (deleted.length === 0) throw new AppError('CONFLICT', '库存记录已被修改，请重试');
-    if (new Decimal(current.stockQuantity).gt(0)) scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
+    if (new Decimal(current.stockQuantity).gt(0)) await scheduleLowStockCheck(ctx, tx, current.companyName, [current.baseId]);
     return current;
   });
   return toStockRowView(row, priceVisibilityOf(ctx.actor));

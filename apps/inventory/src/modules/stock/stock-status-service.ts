@@ -33,7 +33,7 @@ export async function changeStockStatus(ctx: UseCaseContext, id: number, input: 
       .returning();
     if (!updated) throw new AppError('CONFLICT', '库存状态已被修改，请重试');
     // into or out of 不良品 changes the effective supply (either way: a recovery re-arms the alert)
-    scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
+    await scheduleLowStockCheck(ctx, tx, current.companyName, [current.baseId]);
     return { ...updated, ...materialOf(current) };
   });
   return toStockRowView(row, priceVisibilityOf(ctx.actor));

@@ -43,7 +43,7 @@ export async function updateStockRow(ctx: UseCaseContext, id: number, input: Upd
       .returning();
     if (!updated) throw belowHeldQuantity(current, patch.stockQuantity ?? current.stockQuantity);
     // a fall may cross a threshold; a rise re-arms an alert, so the next fall is a new crossing
-    if (patch.stockQuantity !== undefined) scheduleLowStockCheck(ctx, current.companyName, [current.baseId]);
+    if (patch.stockQuantity !== undefined) await scheduleLowStockCheck(ctx, tx, current.companyName, [current.baseId]);
     return { ...updated, ...materialOf(current) };
   });
   return toStockRowView(row, priceVisibilityOf(ctx.actor));

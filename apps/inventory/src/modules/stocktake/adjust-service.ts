@@ -62,7 +62,7 @@ export async function adjustStock(ctx: UseCaseContext, input: AdjustBody): Promi
       else applied.push(outcome);
     }
     if (applied.length > 0) await apply(tx, ctx, session, applied);
-    scheduleLowStockCheck(ctx, session.companyName, applied.map((change) => change.row.base_id));
+    await scheduleLowStockCheck(ctx, tx, session.companyName, applied.map((change) => change.row.base_id));
     return {
       session_id: session.id,
       applied: applied.map(({ draft, row, difference, forced }) => ({
