@@ -5,7 +5,7 @@ import type { LoadGenerator } from './load-client.js';
 import type { ExecutionJob, LoadResult, Workload } from './load-protocol.js';
 import type { NoiseMeter, NoiseWindow } from './noise-meter.js';
 import type { Product, SeededProduct } from './product.js';
-import type { MeterTotals } from './product-server.js';
+import type { MeterTotals } from './server-meter-preload.js';
 import { RESULTS_DIR, type BenchSettings } from './settings.js';
 
 export type PhaseName = 'submit' | 'hot' | 'scan' | 'floor' | 'execute' | 'pglite';

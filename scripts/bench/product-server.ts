@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServerTotals } from './server-meter-preload.js';
+import { METER_KEYS, type MeterTotals, type ServerTotals } from './server-meter-preload.js';
 import { summarizeProfileFile, type ProfileSummary } from './cpu-profile.js';
 import { treeCpuMs, treeOf } from './proc.js';
 import { PROJECT_ROOT } from './settings.js';
@@ -26,8 +26,6 @@ const BIN = join(PROJECT_ROOT, 'node_modules', '.bin');
 const HEALTHY_WITHIN_MS = 120_000;
 const STOP_WITHIN_MS = 10_000;
 
-export type MeterTotals = Omit<ServerTotals, 'pid' | 'worker' | 'rssBytes'>;
-const METER_KEYS = ['queries', 'queryMs', 'poolWaits', 'poolWaitMs', 'gcPauses', 'gcPauseMs', 'longGcPauses'] as const satisfies ReadonlyArray<keyof MeterTotals>;
 
 export interface ProductServer {
   /** The launched process (tsx); the service runs under it, its workers under that. */

@@ -18,21 +18,20 @@ import { join, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 
-export interface ServerTotals {
+/**
+ * What the meter counts, summed over a process's life (the bench takes differences): round trips and their
+ * time, waits for a pooled connection and their time, GC pauses, their time, and those of LONG_GC_PAUSE_MS or more.
+ */
+export const METER_KEYS = ['queries', 'queryMs', 'poolWaits', 'poolWaitMs', 'gcPauses', 'gcPauseMs', 'longGcPauses'] as const;
+export type MeterTotals = Record<(typeof METER_KEYS)[number], number>;
+
+export interface ServerTotals extends MeterTotals {
   pid: number;
   worker: boolean;
-  queries: number;
-  queryMs: number;
-  poolWaits: number;
-  poolWaitMs: number;
-  gcPauses: number;
-  gcPauseMs: number;
-  /** Pauses of LONG_GC_PAUSE_MS or more. */
-  longGcPauses: number;
   rssBytes: number;
 }
 
-const totals = { queries: 0, queryMs: 0, poolWaits: 0, poolWaitMs: 0, gcPauses: 0, gcPauseMs: 0, longGcPauses: 0 };
+const totals = Object.fromEntries(METER_KEYS.map((key) => [key, 0])) as MeterTotals;
 export const LONG_GC_PAUSE_MS = 5;
 
 type Callback = (...args: unknown[]) => void;

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
-  defaultPoolSize,
   persistentSecret,
   readCredentialLimits,
+  readDatabasePoolSize,
   readAdminPassword,
   readDatabaseUrl,
   readFlag,
@@ -70,7 +70,7 @@ export function loadInventoryConfig(env: Env = process.env): InventoryConfig {
     port: readPort(env, 'INVENTORY_PORT', 8080),
     dataDir,
     databaseUrl: readDatabaseUrl(env, 'DATABASE_URL', join(dataDir, 'inventory')),
-    databasePoolSize: readPositiveInteger(env, 'DATABASE_POOL_SIZE', defaultPoolSize(), 500),
+    databasePoolSize: readDatabasePoolSize(env),
     redisUrl: readRedisUrl(env, 'REDIS_URL'),
     jwtSecret: explicitSecret ?? persistentSecret(dataDir, 'jwt-secret-inventory'),
     adminUsername: readString(env, 'ADMIN_USERNAME', 'admin'),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultPoolSize } from './db/database.js';
 import { DEFAULT_CREDENTIAL_LIMITS, type CredentialLimits } from './http/credential-throttle.js';
 
 /**
@@ -95,6 +96,11 @@ export function readCredentialLimits(env: Env): CredentialLimits {
     apiKeyFailuresPerAddress: readPositiveInteger(env, 'API_KEY_MAX_FAILURES_PER_IP', defaults.apiKeyFailuresPerAddress, 100_000),
     windowSeconds: readPositiveInteger(env, 'AUTH_FAILURE_WINDOW_SECONDS', defaults.windowSeconds, 86_400),
   };
+}
+
+/** DATABASE_POOL_SIZE: connections each service process keeps to PostgreSQL, the same setting in both services. */
+export function readDatabasePoolSize(env: Env): number {
+  return readPositiveInteger(env, 'DATABASE_POOL_SIZE', defaultPoolSize(), 500);
 }
 
 /** ADMIN_PASSWORD: unset means a generated password for the first administrator. */

@@ -13,7 +13,8 @@ import type { StockRowWithMaterial } from './stock-rows.js';
  *  - a stock_buy row naming request_id completes that purchase request (spec 4.2; refused with 400 when
  *    the request is not approved or not of the row's company and material, rolling the stock-in back);
  *  - the material's low-stock alert level comes down if the new stock lifted it above a threshold,
- *    so the next fall is a new crossing (contract §8).
+ *    so the next fall is a new crossing (contract §8); a completed purchase's low-stock check does that
+ *    itself (its in-transit quantity became stock, so the supply may have moved either way).
  */
 export async function onStockedIn(ctx: UseCaseContext, tx: Tx, row: StockRowWithMaterial): Promise<void> {
   if (row.requestId !== null) {
@@ -21,5 +22,5 @@ export async function onStockedIn(ctx: UseCaseContext, tx: Tx, row: StockRowWith
   }
   await enqueueStockInNotice(tx, ctx.actor.username, row);
   ctx.afterCommit(announceOutboxMessages);
-  await relaxLowStockLevels(tx, [row.baseId], ctx.now);
+  if (row.requestId === null) await relaxLowStockLevels(tx, [row.baseId], ctx.now);
 }
