@@ -18,6 +18,7 @@ import { HOT_ROWS, startPgliteProduct, startProduct, WIDE_ROWS, type Product, ty
 import { judge, renderReport, type BenchReport, type ComparisonResult, type ExtraPhase, type RawName } from './bench/report.js';
 import { createScratchDatabase, deadlocksOf, type ScratchDatabase } from './bench/scratch-database.js';
 import { readSettings, RESULTS_DIR, type BenchSettings } from './bench/settings.js';
+import { speedProbeMs } from './bench/speed-probe.js';
 import { runStocktakePhase } from './bench/stocktake-phase.js';
 import { runAuditPhase } from './bench/audit-phase.js';
 import type { ListsPhaseResult } from './bench/lists-phase.js';
@@ -203,8 +204,9 @@ async function main(): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const startedAt = new Date().toISOString();
   const loadBefore = loadText();
+  const probeBefore = speedProbeMs();
   const workers = process.env.INVENTORY_WORKERS?.trim() || null;
-  log(`load average ${loadBefore} on ${cpus().length} CPUs; ${settings.seconds} s per phase, ${settings.runs} run(s) per comparison; INVENTORY_WORKERS=${workers ?? '(unset)'}`);
+  log(`load average ${loadBefore} on ${cpus().length} CPUs; ${settings.seconds} s per phase, ${settings.runs} run(s) per comparison; INVENTORY_WORKERS=${workers ?? '(unset)'}; JavaScript speed probe ${probeBefore} ms`);
 
   const noise = await startNoiseMeter(settings.databaseUrl);
   const rawDb = await createScratchDatabase(settings.databaseUrl, 'bench_raw');
@@ -245,6 +247,7 @@ async function main(): Promise<void> {
     noiseLimitCore: settings.noiseLimitCore,
     workers,
     load: { before: loadBefore, after: loadText(), cpus: cpus().length },
+    speedProbe: { before: probeBefore, after: speedProbeMs() },
     comparisons: bench.comparisons,
     extras: bench.extras,
     verdicts: judge(bench.comparisons, deadlocks.product),

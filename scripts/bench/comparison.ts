@@ -2,6 +2,7 @@ import type { NoiseMeter, NoiseWindow } from './noise-meter.js';
 import type { PhaseResult } from './phases.js';
 import type { RawResult } from './pgbench.js';
 import type { BenchSettings } from './settings.js';
+import { speedProbeMs } from './speed-probe.js';
 
 /**
  * One run of a comparison: the raw baseline (pgbench) right before the product phase, so both see the same
@@ -11,6 +12,8 @@ import type { BenchSettings } from './settings.js';
  */
 export interface Attempt {
   quietBefore: NoiseWindow & { quiet: boolean; waitedSeconds: number };
+  /** The machine's JavaScript speed right before the attempt (speed-probe.ts; lower is faster). */
+  probeMs: number;
   raw?: RawResult & { noise: NoiseWindow };
   product: PhaseResult;
   disturbed: boolean;
@@ -52,7 +55,8 @@ export async function runComparison(
   for (let attempt = 1; attempt <= limit; attempt++) {
     const quietBefore = await noise.waitForQuiet(settings.noiseLimitCore, settings.quietWaitSeconds);
     const waited = quietBefore.waitedSeconds > 1.5 ? ` after ${quietBefore.waitedSeconds} s` : '';
-    log(`  run ${run}, attempt ${attempt}: machine ${quietBefore.quiet ? 'quiet' : 'NOT quiet'}${waited} (${noiseText(quietBefore)})`);
+    const probeMs = speedProbeMs();
+    log(`  run ${run}, attempt ${attempt}: machine ${quietBefore.quiet ? 'quiet' : 'NOT quiet'}${waited} (${noiseText(quietBefore)}, speed probe ${probeMs} ms)`);
     let raw: Attempt['raw'];
     if (plan.baseline) {
       const from = noise.mark();
@@ -64,7 +68,7 @@ export async function runComparison(
     for (const step of product.load.steps) log(`    product ${step.label}: ${step.rps} rps, p50 ${step.p50Ms} ms, p99 ${step.p99Ms} ms`);
     log(`    (${noiseText(product.noise)})`);
     const disturbed = busy(raw?.noise) || busy(product.noise);
-    attempts.push({ quietBefore, ...(raw ? { raw } : {}), product, disturbed });
+    attempts.push({ quietBefore, probeMs, ...(raw ? { raw } : {}), product, disturbed });
     if (!disturbed) break;
     log(`    DISTURBED: other processes used more than ${pct(settings.noiseLimitCore)} of a core${attempt < limit ? '; running it again' : ''}`);
   }

@@ -61,6 +61,8 @@ export interface BenchReport {
   noiseLimitCore: number;
   workers: string | null;
   load: { before: string; after: string; cpus: number };
+  /** speed-probe.ts at the start and the end of the bench, ms (lower is faster). */
+  speedProbe: { before: number; after: number };
   comparisons: ComparisonResult[];
   extras: ExtraPhase[];
   verdicts: Verdict[];
@@ -151,6 +153,7 @@ function runRows(report: BenchReport): string[][] {
           attempt.raw ? pct(attempt.raw.noise.othersCore) : '—',
           pct(attempt.product.noise.othersCore),
           String(attempt.product.noise.load1),
+          attempt.probeMs.toFixed(1),
           attempt.disturbed ? 'DISTURBED' : 'ok',
         ]),
       ),
@@ -227,12 +230,13 @@ export function renderReport(report: BenchReport): string {
   const out: string[] = [];
   out.push(`Benchmark — ${report.seconds} s per phase, ${report.runs} run(s) per comparison, ${report.load.cpus} CPUs, INVENTORY_WORKERS=${report.workers ?? '(unset)'}`);
   out.push(`load average before: ${report.load.before}   after: ${report.load.after}   noise limit: others ≤ ${pct(report.noiseLimitCore)} of a core`);
+  out.push(`JavaScript speed probe before: ${report.speedProbe.before} ms   after: ${report.speedProbe.after} ms (lower is faster; compare across reports to tell a slower machine from a slower product)`);
   if (report.comparisons.length) {
     out.push('');
     out.push('Every run (raw = pgbench of ../shared/bench right before; others = CPU of processes outside the bench, share of one core):');
     out.push(
       table(
-        ['phase', 'call', 'run', 'raw tps', 'rps', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx', 'SQL/call', 'server CPU ms', 'PG CPU ms', 'client CPU ms', 'others raw', 'others product', 'load', 'noise'],
+        ['phase', 'call', 'run', 'raw tps', 'rps', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx', 'SQL/call', 'server CPU ms', 'PG CPU ms', 'client CPU ms', 'others raw', 'others product', 'load', 'probe ms', 'noise'],
         runRows(report),
       ),
     );
