@@ -4,7 +4,8 @@
  * baselines say how fast PostgreSQL runs on the machine of the day; they did not say that its JavaScript
  * ran at less than half the usual speed (2026-11-27: the product at 0.22 of reserve.sql where the day
  * before it reached 0.38, pgbench as fast as then). Comparing this figure across reports tells a slower
- * machine from a slower product. Lower is faster; the best of five after one untimed, so neither the first compilation nor one preemption counts.
+ * machine from a slower product. Lower is faster; the best of five after one untimed round, so neither
+ * the first compilation nor one preemption counts.
  */
 export function speedProbeMs(): number {
   let best = Infinity;
