@@ -1,11 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { and, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, getTableName, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { queryRows, tableColumns, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
 import { normaliseAction } from './actions.js';
 import { auditPageOf, type AuditPage, type AuditPageEntry } from './log-views.js';
 import type { AuditLookups } from './lookups.js';
-import type { AuditLogRow } from './records.js';
+import { NEWEST_FIRST } from './list-service.js';
 
 /** Rows read (and looked up) per database round trip of an export. */
 export const EXPORT_BATCH_SIZE = 1000;
@@ -66,7 +66,7 @@ interface Batch {
  * The columns of a batch, mapped by the platform's column list rather than drizzle's select: drizzle's row
  * mapping was 6 % of an export's CPU (the filter's conditions name the table, so it keeps its own name).
  */
-const batchColumns = tableColumns(auditLogs, '"audit_logs"');
+const batchColumns = tableColumns(auditLogs, `"${getTableName(auditLogs)}"`);
 
 async function readBatch(ctx: UseCaseContext, where: SQL | undefined, fromId: number, below: number): Promise<Batch | null> {
   return ctx.read(async (q) => {
@@ -74,9 +74,9 @@ async function readBatch(ctx: UseCaseContext, where: SQL | undefined, fromId: nu
       q,
       sql`select ${sql.raw(batchColumns.select)} from ${auditLogs}
           where ${and(where, lt(auditLogs.id, below), gte(auditLogs.id, fromId))}
-          order by ${auditLogs.id} desc limit ${EXPORT_BATCH_SIZE}`,
+          order by ${NEWEST_FIRST} limit ${EXPORT_BATCH_SIZE}`,
     );
-    const rows: AuditLogRow[] = raw.map(batchColumns.map);
+    const rows = raw.map(batchColumns.map);
     return rows.length > 0 ? { page: await auditPageOf(q, rows), lastId: rows.at(-1)!.id, full: rows.length === EXPORT_BATCH_SIZE } : null;
   });
 }
