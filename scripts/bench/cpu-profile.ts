@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 
-/** The summary of a V8 CPU profile of one product process for one phase (.cpuprofile, open in Chrome DevTools). */
+/**
+ * Summaries of the V8 profiles of one product process for one phase: CPU (.cpuprofile) and sampling
+ * allocation (.heapprofile); both open in Chrome DevTools.
+ */
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -17,16 +20,39 @@ interface Profile {
 
 export interface ProfileSummary {
   file: string;
-  /** Share of sampled server time per area (package, app module, GC, idle). */
+  kind: 'cpu' | 'heap';
+  /** Share of sampled server time (cpu) or of the bytes allocated (heap) per area (package, app module, GC, idle). */
   byArea: Array<{ area: string; share: number }>;
-  /** The functions with the most self time. */
+  /** The functions with the most self time, or that allocated most. */
   topFunctions: Array<{ fn: string; share: number }>;
+  /** heap: bytes allocated while the profile ran (the sampler's estimate, freed objects included). */
+  allocatedBytes?: number;
+}
+
+interface HeapProfileNode {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: HeapProfileNode[];
 }
 
 /** Reads a .cpuprofile file (written by the product's meter) and summarises it. */
 export function summarizeProfileFile(file: string): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  return { file, ...summarize(profile) };
+  const weights = profile.nodes.map((node) => ({ frame: node.callFrame, weight: node.hitCount ?? 0 }));
+  return { file, kind: 'cpu', ...summarize(weights) };
+}
+
+/** Reads a sampling allocation profile (.heapprofile, written by the meter) and summarises it by bytes allocated. */
+export function summarizeHeapProfileFile(file: string): ProfileSummary {
+  const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapProfileNode };
+  const weights: Array<{ frame: ProfileNode['callFrame']; weight: number }> = [];
+  const visit = (node: HeapProfileNode) => {
+    weights.push({ frame: node.callFrame, weight: node.selfSize });
+    node.children.forEach(visit);
+  };
+  visit(head);
+  const allocatedBytes = weights.reduce((sum, one) => sum + one.weight, 0);
+  return { file, kind: 'heap', allocatedBytes, ...summarize(weights) };
 }
 
 /** Where a function lives: a package under node_modules, a project folder, node itself, or V8. */
@@ -40,17 +66,17 @@ function areaOf(frame: ProfileNode['callFrame']): string {
   return project ? project[1]! : url;
 }
 
-function summarize(profile: Profile): Omit<ProfileSummary, 'file'> {
-  const total = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0) || 1;
+/** Self weight (samples or bytes) of each profile node, ranked by area and by function. */
+function summarize(nodes: ReadonlyArray<{ frame: ProfileNode['callFrame']; weight: number }>): Pick<ProfileSummary, 'byArea' | 'topFunctions'> {
+  const total = nodes.reduce((sum, node) => sum + node.weight, 0) || 1;
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const hits = node.hitCount ?? 0;
-    if (!hits) continue;
-    const area = areaOf(node.callFrame);
-    areas.set(area, (areas.get(area) ?? 0) + hits);
-    const name = `${node.callFrame.functionName || '(anonymous)'} ${area}:${node.callFrame.lineNumber + 1}`;
-    functions.set(name, (functions.get(name) ?? 0) + hits);
+  for (const { frame, weight } of nodes) {
+    if (!weight) continue;
+    const area = areaOf(frame);
+    areas.set(area, (areas.get(area) ?? 0) + weight);
+    const name = `${frame.functionName || '(anonymous)'} ${area}:${frame.lineNumber + 1}`;
+    functions.set(name, (functions.get(name) ?? 0) + weight);
   }
   const ranked = (map: Map<string, number>, n: number) =>
     [...map]

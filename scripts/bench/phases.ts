@@ -57,7 +57,7 @@ const onPostgres = (product: SeededProduct): product is Product => 'database' in
 
 async function startMeters(settings: BenchSettings, product: SeededProduct, noise: NoiseMeter): Promise<Meters> {
   const database = onPostgres(product) ? product.database : null;
-  if (settings.profile) await product.server.profile.start();
+  if (settings.profile) await product.server.profile.start(settings.profile);
   return {
     deadlocks: database ? watchDeadlocks(database.name) : null,
     sampler: database ? await startActivitySampler(database.url, database.name) : null,
@@ -93,7 +93,7 @@ export async function runPhase(
   const noiseWindow = noise.since(meters.noise);
   const serverCpuMs = product.server.cpuMs() - meters.serverCpuMs;
   const after = await product.server.totals();
-  const profiles = settings.profile ? await product.server.profile.stop(RESULTS_DIR, `${spec.name}-${tag}`) : undefined;
+  const profiles = settings.profile ? await product.server.profile.stop(RESULTS_DIR, `${spec.name}-${tag}`, settings.profile) : undefined;
   const activity = meters.sampler ? await meters.sampler.stop() : null;
   const calls = Math.max(1, load.steps.reduce((sum, step) => sum + step.count, 0));
   const counted = onPostgres(product);

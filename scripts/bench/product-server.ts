@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { METER_KEYS, type MeterTotals, type ServerTotals } from './server-meter-preload.js';
-import { summarizeProfileFile, type ProfileSummary } from './cpu-profile.js';
+import { summarizeHeapProfileFile, summarizeProfileFile, type ProfileSummary } from './cpu-profile.js';
 import { treeCpuMs, treeOf } from './proc.js';
-import { PROJECT_ROOT } from './settings.js';
+import { PROJECT_ROOT, type ProfileKind } from './settings.js';
 
 /**
  * The inventory service as deployed: its production start (`npm run start:inventory`: apps/inventory/src/server.ts
@@ -39,7 +39,10 @@ export interface ProductServer {
   totals(): Promise<MeterTotals>;
   /** Resident memory of every process of the tree that runs the meter, summed. */
   rssBytes(): Promise<number>;
-  profile: { start(): Promise<void>; stop(dir: string, phase: string): Promise<Array<ProfileSummary & { pid: number; worker: boolean }>> };
+  profile: {
+    start(kind: ProfileKind): Promise<void>;
+    stop(dir: string, phase: string, kind: ProfileKind): Promise<Array<ProfileSummary & { pid: number; worker: boolean }>>;
+  };
   stop(): Promise<void>;
 }
 
@@ -199,16 +202,17 @@ export async function startProductServer(env: ServerEnvironment, log: (text: str
       return all.reduce((total, one) => total + one.rssBytes, 0);
     },
     profile: {
-      async start() {
-        await everyMeter(meterDir, () => '/profile/start');
+      async start(kind) {
+        await everyMeter(meterDir, () => `/profile/start?kind=${kind}`);
       },
-      async stop(dir, phase) {
+      async stop(dir, phase, kind) {
         const processes = await everyMeter<ServerTotals>(meterDir, () => '/totals');
-        const files = new Map(processes.map((one) => [one.pid, join(dir, `${phase}-${one.pid}.cpuprofile`)]));
-        await everyMeter(meterDir, (meterPid) => `/profile/stop?file=${encodeURIComponent(files.get(meterPid) ?? join(dir, `${phase}-${meterPid}.cpuprofile`))}`);
+        const fileOf = (meterPid: number) => join(dir, `${phase}-${meterPid}.${kind === 'heap' ? 'heapprofile' : 'cpuprofile'}`);
+        await everyMeter(meterDir, (meterPid) => `/profile/stop?file=${encodeURIComponent(fileOf(meterPid))}`);
+        const summarize = kind === 'heap' ? summarizeHeapProfileFile : summarizeProfileFile;
         return processes
-          .filter((one) => existsSync(files.get(one.pid)!))
-          .map((one) => ({ pid: one.pid, worker: one.worker, ...summarizeProfileFile(files.get(one.pid)!) }));
+          .filter((one) => existsSync(fileOf(one.pid)))
+          .map((one) => ({ pid: one.pid, worker: one.worker, ...summarize(fileOf(one.pid)) }));
       },
     },
     stop,

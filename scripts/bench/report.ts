@@ -192,7 +192,14 @@ function renderProfiles(report: BenchReport, out: string[]): void {
     const busy = attempt?.product.profiles?.filter((p) => p.worker || attempt.product.profiles!.length === 1) ?? [];
     for (const profile of busy.length ? busy : (attempt?.product.profiles ?? [])) {
       out.push('');
-      out.push(`CPU profile of the service (${profile.worker ? 'worker' : 'process'} ${profile.pid}) during "${comparison.name}" (${profile.file}), self time by area:`);
+      const who = `the service (${profile.worker ? 'worker' : 'process'} ${profile.pid}) during "${comparison.name}" (${profile.file})`;
+      if (profile.kind === 'heap') {
+        const calls = attempt!.product.load.steps.reduce((sum, step) => sum + step.count, 0);
+        const perCall = calls > 0 && busy.length <= 1 ? `, ${((profile.allocatedBytes ?? 0) / calls / 1024).toFixed(1)} KB per call` : '';
+        out.push(`Allocation profile of ${who}: ${((profile.allocatedBytes ?? 0) / 2 ** 20).toFixed(0)} MB allocated${perCall}, by area:`);
+      } else {
+        out.push(`CPU profile of ${who}, self time by area:`);
+      }
       out.push(profile.byArea.map((a) => `  ${pct(a.share).padStart(6)}  ${a.area}`).join('\n'));
       out.push('  top functions:');
       out.push(profile.topFunctions.slice(0, 12).map((f) => `  ${pct(f.share).padStart(6)}  ${f.fn}`).join('\n'));

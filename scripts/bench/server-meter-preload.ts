@@ -4,8 +4,8 @@
  * (Client#query calls, BEGIN/COMMIT/SAVEPOINT included), the time from sending a query to its answer, and
  * the time waiting for a pooled connection; the garbage collector's pauses (each stops every request the
  * process holds, so they show in p99); and it answers the bench over a Unix socket of its own
- * (`$BENCH_METER_DIR/<pid>.sock`): GET /totals, POST /profile/start, POST /profile/stop?file=<path> (a V8
- * CPU profile of this process, written as a .cpuprofile file).
+ * (`$BENCH_METER_DIR/<pid>.sock`): GET /totals, POST /profile/start?kind=cpu|heap, POST /profile/stop?file=<path>
+ * (a V8 CPU profile or sampling allocation profile of this process, written as JSON to that file).
  *
  * Self-contained (node: modules and pg only): Node loads it with its own type stripping, before any loader.
  * It does nothing in any process but the one running $BENCH_METER_ENTRY (the tsx launcher loads it too).
@@ -82,22 +82,38 @@ function installGcMeter(): void {
   }).observe({ entryTypes: ['gc'] });
 }
 
-let profiler: Session | undefined;
+type ProfileKind = 'cpu' | 'heap';
+let profiler: { session: Session; kind: ProfileKind } | undefined;
 
-async function startProfile(): Promise<void> {
-  profiler = new Session();
-  profiler.connect();
-  await profiler.post('Profiler.enable');
-  await profiler.post('Profiler.setSamplingInterval', { interval: 500 });
-  await profiler.post('Profiler.start');
+/**
+ * `cpu`: V8's sampling CPU profiler. `heap`: V8's sampling heap profiler with the objects the collector
+ * has freed kept in the profile, so it tells what a call allocates, not what stays alive.
+ */
+async function startProfile(kind: ProfileKind): Promise<void> {
+  const session = new Session();
+  session.connect();
+  if (kind === 'heap') {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 16384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  } else {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 500 });
+    await session.post('Profiler.start');
+  }
+  profiler = { session, kind };
 }
 
 /** A worker started after the phase began has no profile to stop: it writes none. */
 async function stopProfile(file: string): Promise<void> {
   if (!profiler) return;
-  const { profile } = await profiler.post('Profiler.stop');
-  profiler.disconnect();
+  const { session, kind } = profiler;
   profiler = undefined;
+  const { profile } = kind === 'heap' ? await session.post('HeapProfiler.stopSampling') : await session.post('Profiler.stop');
+  session.disconnect();
   writeFileSync(file, JSON.stringify(profile));
 }
 
@@ -107,7 +123,7 @@ async function answer(request: http.IncomingMessage): Promise<unknown> {
     const current: ServerTotals = { pid: process.pid, worker: cluster.isWorker, ...totals, rssBytes: process.memoryUsage().rss };
     return current;
   }
-  if (url.pathname === '/profile/start') return startProfile();
+  if (url.pathname === '/profile/start') return startProfile(url.searchParams.get('kind') === 'heap' ? 'heap' : 'cpu');
   if (url.pathname === '/profile/stop') return stopProfile(url.searchParams.get('file') ?? '');
   throw new Error(`unknown meter call ${url.pathname}`);
 }

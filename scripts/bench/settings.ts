@@ -24,12 +24,25 @@ export interface BenchSettings {
   quietWaitSeconds: number;
   /** How often a disturbed comparison is run again before it is reported DISTURBED. */
   maxRepeats: number;
-  /** Writes a V8 CPU profile of the server per product phase into .bench/. */
-  profile: boolean;
+  /**
+   * Profiles the server per product phase into .bench/ (BENCH_PROFILE): `cpu` (or `1`) a V8 CPU profile,
+   * `heap` a sampling allocation profile (what each call allocates, collected objects included).
+   */
+  profile: ProfileKind | null;
   /** Keeps the scratch databases for inspection. */
   keepDatabases: boolean;
   /** Runs only the named phases (BENCH_ONLY, comma separated). */
   only: Set<string> | null;
+}
+
+export type ProfileKind = 'cpu' | 'heap';
+
+function profileKindOf(raw: string | undefined): ProfileKind | null {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0') return null;
+  if (value === '1' || value === 'cpu') return 'cpu';
+  if (value === 'heap') return 'heap';
+  throw new Error(`BENCH_PROFILE must be cpu (or 1) or heap, got "${raw}"`);
 }
 
 function numberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -52,7 +65,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     noiseLimitCore: numberSetting(env, 'BENCH_NOISE_LIMIT', 10, 0) / 100,
     quietWaitSeconds: numberSetting(env, 'BENCH_QUIET_WAIT_SECONDS', 30, 0),
     maxRepeats: Math.round(numberSetting(env, 'BENCH_MAX_REPEATS', 2, 0)),
-    profile: env.BENCH_PROFILE === '1',
+    profile: profileKindOf(env.BENCH_PROFILE),
     keepDatabases: env.BENCH_KEEP === '1',
     only,
   };
