@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
 import { createMaterial, stockIn, type MaterialJson, type StockRowJson } from './fixtures.js';
@@ -225,6 +226,43 @@ describe('stock rows: detail, list and scan', () => {
         expect(response.statusCode, url).toBe(400);
         expect(response.json().code).toBe('VALIDATION_FAILED');
       }
+    });
+  });
+
+  describe('a company\'s rows without filters, as the list finds them (decisions Platform 23)', () => {
+    let own: TestInventory;
+    beforeAll(async () => {
+      own = await buildTestInventory();
+    });
+    afterAll(() => own.close());
+
+    const skusOfCompany = async (company: string) => skusOf((await own.request('GET', `${API}/stock/list?company=${company}&limit=100`, { token: own.adminToken })).json());
+    const asSetup = (statement: SQL) => own.service.deps.database.transaction({ actor: 'setup' }, (tx) => tx.execute(statement));
+
+    it('follow stock-in, delete, a row moved to another material and a material moved to another company', async () => {
+      const delta = await own.user('WAREHOUSE_MGR', 'DELTA');
+      const epsilon = await own.user('WAREHOUSE_MGR', 'EPSILON');
+      const deltaMaterial = await createMaterial(own, delta.token, { category: 'DELTA/电子' });
+      const epsilonMaterial = await createMaterial(own, epsilon.token, { category: 'EPSILON/电子' });
+      const kept = await stockIn(own, delta.token, { base_id: deltaMaterial.id, sku: 'CO-D-1' });
+      const deleted = await stockIn(own, delta.token, { base_id: deltaMaterial.id, sku: 'CO-D-2' });
+      const moved = await stockIn(own, delta.token, { base_id: deltaMaterial.id, sku: 'CO-D-3' });
+      await stockIn(own, epsilon.token, { base_id: epsilonMaterial.id, sku: 'CO-E-1' });
+      expect(await skusOfCompany('DELTA')).toEqual(['CO-D-1', 'CO-D-2', 'CO-D-3']);
+
+      expect((await own.request('DELETE', `${API}/stock/${deleted.id}`, { token: delta.token })).statusCode).toBe(200);
+      expect(await skusOfCompany('DELTA')).toEqual(['CO-D-1', 'CO-D-3']);
+
+      // No path of the API moves a row to another material, or a material in use to another company: the
+      // database keeps the list right should anything else do it.
+      await asSetup(sql`update stock_rows set base_id = ${epsilonMaterial.id} where id = ${moved.id}`);
+      expect(await skusOfCompany('DELTA')).toEqual(['CO-D-1']);
+      expect(await skusOfCompany('EPSILON')).toEqual(['CO-D-3', 'CO-E-1']);
+
+      await asSetup(sql`update materials set company_name = 'ZETA' where id = ${epsilonMaterial.id}`);
+      expect(await skusOfCompany('EPSILON')).toEqual([]);
+      expect(await skusOfCompany('ZETA')).toEqual(['CO-D-3', 'CO-E-1']);
+      expect((await own.request('GET', `${API}/stock/list?company=DELTA`, { token: own.adminToken })).json()).toMatchObject({ total: 1, items: [{ id: kept.id }] });
     });
   });
 });

@@ -62,3 +62,22 @@ export const stockRows = pgTable(
 );
 
 export type StockRow = typeof stockRows.$inferSelect;
+
+/**
+ * The company of every stock row (its material's), kept by triggers of stock_rows and materials
+ * (migration stock_row_companies), never written by the service. A row's company lives on its material,
+ * so listing one company's rows meant walking every row of every company and probing a hash of the
+ * company's materials; one index range here counts them and finds a deep page without touching
+ * stock_rows (docs/benchmarks.md, the stock list at 100,000 rows). Derived data: not audited.
+ */
+export const stockRowCompanies = pgTable(
+  'stock_row_companies',
+  {
+    stockId: integer('stock_id')
+      .primaryKey()
+      .references(() => stockRows.id, { onDelete: 'cascade' }),
+    /** As its material's (NOT NULL there; a null would match no company). */
+    companyName: text('company_name'),
+  },
+  (t) => [index('stock_row_companies_company_idx').on(t.companyName, t.stockId)],
+);

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { companyCondition, containsIgnoringCase, pageOf, pagingOf, type CompanyScope, type Page, type UseCaseContext } from '@wms/platform';
-import { materials, stockRows, type StockKind } from '../../db/schema/index.js';
+import { materials, stockRowCompanies, stockRows, type StockKind } from '../../db/schema/index.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
 import type { StockListQuery, StockRowView } from './schemas.js';
@@ -49,7 +49,8 @@ function pageWindow(total: number, offset: number, limit: number): { newestFirst
 }
 
 /**
- * The ids of the rows the list shows. Without a keyword, one walk of stock_rows under every condition.
+ * The ids of the rows the list shows. One company's rows without filters: its range of stock_row_companies.
+ * Otherwise, without a keyword, one walk of stock_rows under every condition.
  * With one, the union of two index-driven sets, each under every other condition: rows whose own texts
  * match, and rows of matching materials (their company checked on the material itself). The union is
  * exactly the rows of "company and filters and (own texts or material texts match)", and no stock row is
@@ -59,6 +60,10 @@ function pageWindow(total: number, offset: number, limit: number): { newestFirst
 function matchingRowIds(scope: CompanyScope, query: StockListQuery) {
   const keyword = query.keyword?.trim();
   const filters = rowFilters(query);
+  if (!keyword && scope.kind === 'one' && filters.every((filter) => filter === undefined)) {
+    // the company's rows alone: one range of its index, stock_rows not read (decisions Platform 23)
+    return qb.select({ id: stockRowCompanies.stockId }).from(stockRowCompanies).where(eq(stockRowCompanies.companyName, scope.company)).as('matching');
+  }
   if (!keyword) {
     return qb.select({ id: stockRows.id }).from(stockRows).where(and(companyOfRowCondition(scope, false), ...filters)).as('matching');
   }
