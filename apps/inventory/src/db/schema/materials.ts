@@ -24,6 +24,9 @@ export const materials = pgTable(
   },
   (t) => [
     index('materials_company_category_idx').on(t.companyName, t.category),
+    // A company's material ids without reading the table: the stock list's company condition hashes them
+    // per query (index-only scan instead of a walk of every company's materials).
+    index('materials_company_id_idx').on(t.companyName, t.id),
     // The material list and the stock list search these with a case-insensitive substring, written
     // lower(column) LIKE lower('%…%'): on lower() the trigram index serves only that, never an equality
     // lookup of the column (which it would win on cost and lose on time to the btree).

@@ -52,12 +52,13 @@ export const stockRows = pgTable(
     index('stock_rows_bom_version_idx').on(t.bomVersionId),
     // The stock list: keyword is a case-insensitive substring (lower(column) LIKE lower('%…%'), served by
     // trigrams of lower(column), so a scan's sku = … keeps the unique btree),
-    // warehouse_location a prefix (LIKE '…%', served by the pattern-ops btree whatever the collation).
+    // warehouse_location a prefix (LIKE '…%', served by the pattern-ops btree whatever the collation; with
+    // base_id in it, a location's rows are counted by company without reading them).
     index('stock_rows_sku_trgm_idx').using('gin', sql`lower(${t.sku}) gin_trgm_ops`),
     index('stock_rows_batch_trgm_idx').using('gin', sql`lower(${t.batchNumber}) gin_trgm_ops`),
     index('stock_rows_serial_trgm_idx').using('gin', sql`lower(${t.serialNumber}) gin_trgm_ops`),
     index('stock_rows_location_trgm_idx').using('gin', sql`lower(${t.warehouseLocation}) gin_trgm_ops`),
-    index('stock_rows_location_prefix_idx').on(t.warehouseLocation.op('text_pattern_ops')),
+    index('stock_rows_location_prefix_idx').on(t.warehouseLocation.op('text_pattern_ops'), t.baseId),
   ],
 );
 
