@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usingPostgres } from '@wms/platform/testing';
 import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
-import { createMaterial, stockIn, type MaterialJson, type StockRowJson } from './fixtures.js';
+import { createMaterial, queryRows, stockIn, type MaterialJson, type StockRowJson } from './fixtures.js';
 
 const API = '/api/v1';
 
@@ -263,6 +264,37 @@ describe('stock rows: detail, list and scan', () => {
       expect(await skusOfCompany('EPSILON')).toEqual([]);
       expect(await skusOfCompany('ZETA')).toEqual(['CO-D-3', 'CO-E-1']);
       expect((await own.request('GET', `${API}/stock/list?company=DELTA`, { token: own.adminToken })).json()).toMatchObject({ total: 1, items: [{ id: kept.id }] });
+    });
+
+    it.skipIf(!usingPostgres())('PostgreSQL: a row stocked in while its material moves to another company is listed under the new one', async () => {
+      const theta = await own.user('WAREHOUSE_MGR', 'THETA');
+      const material = await createMaterial(own, theta.token, { category: 'THETA/电子' });
+      const database = own.service.deps.database;
+      let moveDone!: () => void;
+      const moveMayCommit = new Promise<void>((resolve) => (moveDone = resolve));
+      let moved!: () => void;
+      const movedUncommitted = new Promise<void>((resolve) => (moved = resolve));
+      const move = database.transaction({ actor: 'setup' }, async (tx) => {
+        await tx.execute(sql`update materials set company_name = 'IOTA' where id = ${material.id}`);
+        moved();
+        await moveMayCommit;
+      });
+      await movedUncommitted;
+      const stockedIn = asSetup(sql`insert into stock_rows (source_table, sku, base_id, stock_quantity, available_quantity, in_quantity)
+                                    values ('stock_buy', 'CO-RACE-1', ${material.id}, 1, 1, 1)`);
+      try {
+        // the insert's trigger waits for the uncommitted move (else it would take the company the move replaces)
+        await expect.poll(async () => {
+          const [row] = await queryRows<{ n: number }>(own, sql`select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query like 'insert into stock_rows%'`);
+          return row!.n;
+        }, { timeout: 5000 }).toBe(1);
+      } finally {
+        moveDone();
+        await Promise.all([move, stockedIn]);
+      }
+      expect(await skusOfCompany('IOTA')).toEqual(['CO-RACE-1']);
+      expect(await skusOfCompany('THETA')).toEqual([]);
     });
   });
 });
