@@ -71,7 +71,8 @@ describe('database engine', () => {
   });
 
   it('puts the audit trigger on every business table', async () => {
-    const technical = new Set(['audit_logs', 'counter', 'notification_outbox', 'mail_outbox', 'scan_drafts', 'idempotency_keys', 'role_versions']);
+    // stock_row_companies is derived from stock_rows and materials by triggers (decisions Platform 23)
+    const technical = new Set(['audit_logs', 'counter', 'notification_outbox', 'mail_outbox', 'scan_drafts', 'idempotency_keys', 'role_versions', 'stock_row_companies']);
     const result = await t.service.deps.database.read((q) =>
       queryRows<{ table_name: string; audited: boolean }>(q, sql`select c.relname as table_name,
           exists (select 1 from pg_trigger tg where tg.tgrelid = c.oid and tg.tgname like 'audit_%') as audited
