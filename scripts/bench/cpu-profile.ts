@@ -1,12 +1,28 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Summaries of the V8 profiles of one product process for one phase: CPU (.cpuprofile) and sampling
- * allocation (.heapprofile); both open in Chrome DevTools.
+ * The V8 profiles the bench takes of one product process for one phase: `cpu` (.cpuprofile) or the sampling
+ * allocation profile `heap` (.heapprofile); both open in Chrome DevTools.
  */
+export type ProfileKind = 'cpu' | 'heap';
+
+export const profileFileName = (kind: ProfileKind, stem: string) => `${stem}.${kind === 'heap' ? 'heapprofile' : 'cpuprofile'}`;
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+
+/** A profile node with its own weight: samples (cpu) or bytes (heap). */
+interface WeightedFrame {
+  frame: CallFrame;
+  weight: number;
+}
+
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   hitCount?: number;
   children?: number[];
 }
@@ -20,7 +36,7 @@ interface Profile {
 
 export interface ProfileSummary {
   file: string;
-  kind: 'cpu' | 'heap';
+  kind: ProfileKind;
   /** Share of sampled server time (cpu) or of the bytes allocated (heap) per area (package, app module, GC, idle). */
   byArea: Array<{ area: string; share: number }>;
   /** The functions with the most self time, or that allocated most. */
@@ -30,22 +46,25 @@ export interface ProfileSummary {
 }
 
 interface HeapProfileNode {
-  callFrame: ProfileNode['callFrame'];
+  callFrame: CallFrame;
   selfSize: number;
   children: HeapProfileNode[];
 }
 
-/** Reads a .cpuprofile file (written by the product's meter) and summarises it. */
-export function summarizeProfileFile(file: string): ProfileSummary {
+/** Reads a profile file written by the product's meter and summarises it (heap: by bytes allocated). */
+export function summarizeProfileFile(kind: ProfileKind, file: string): ProfileSummary {
+  return kind === 'heap' ? summarizeHeapProfile(file) : summarizeCpuProfile(file);
+}
+
+function summarizeCpuProfile(file: string): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  const weights = profile.nodes.map((node) => ({ frame: node.callFrame, weight: node.hitCount ?? 0 }));
+  const weights = profile.nodes.map((node): WeightedFrame => ({ frame: node.callFrame, weight: node.hitCount ?? 0 }));
   return { file, kind: 'cpu', ...summarize(weights) };
 }
 
-/** Reads a sampling allocation profile (.heapprofile, written by the meter) and summarises it by bytes allocated. */
-export function summarizeHeapProfileFile(file: string): ProfileSummary {
+function summarizeHeapProfile(file: string): ProfileSummary {
   const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapProfileNode };
-  const weights: Array<{ frame: ProfileNode['callFrame']; weight: number }> = [];
+  const weights: WeightedFrame[] = [];
   const visit = (node: HeapProfileNode) => {
     weights.push({ frame: node.callFrame, weight: node.selfSize });
     node.children.forEach(visit);
@@ -56,7 +75,7 @@ export function summarizeHeapProfileFile(file: string): ProfileSummary {
 }
 
 /** Where a function lives: a package under node_modules, a project folder, node itself, or V8. */
-function areaOf(frame: ProfileNode['callFrame']): string {
+function areaOf(frame: CallFrame): string {
   const { url, functionName } = frame;
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -67,7 +86,7 @@ function areaOf(frame: ProfileNode['callFrame']): string {
 }
 
 /** Self weight (samples or bytes) of each profile node, ranked by area and by function. */
-function summarize(nodes: ReadonlyArray<{ frame: ProfileNode['callFrame']; weight: number }>): Pick<ProfileSummary, 'byArea' | 'topFunctions'> {
+function summarize(nodes: readonly WeightedFrame[]): Pick<ProfileSummary, 'byArea' | 'topFunctions'> {
   const total = nodes.reduce((sum, node) => sum + node.weight, 0) || 1;
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { METER_KEYS, type MeterTotals, type ServerTotals } from './server-meter-preload.js';
-import { summarizeHeapProfileFile, summarizeProfileFile, type ProfileSummary } from './cpu-profile.js';
+import { profileFileName, summarizeProfileFile, type ProfileKind, type ProfileSummary } from './cpu-profile.js';
 import { treeCpuMs, treeOf } from './proc.js';
-import { PROJECT_ROOT, type ProfileKind } from './settings.js';
+import { PROJECT_ROOT } from './settings.js';
 
 /**
  * The inventory service as deployed: its production start (`npm run start:inventory`: apps/inventory/src/server.ts
@@ -207,12 +207,11 @@ export async function startProductServer(env: ServerEnvironment, log: (text: str
       },
       async stop(dir, phase, kind) {
         const processes = await everyMeter<ServerTotals>(meterDir, () => '/totals');
-        const fileOf = (meterPid: number) => join(dir, `${phase}-${meterPid}.${kind === 'heap' ? 'heapprofile' : 'cpuprofile'}`);
+        const fileOf = (meterPid: number) => join(dir, profileFileName(kind, `${phase}-${meterPid}`));
         await everyMeter(meterDir, (meterPid) => `/profile/stop?file=${encodeURIComponent(fileOf(meterPid))}`);
-        const summarize = kind === 'heap' ? summarizeHeapProfileFile : summarizeProfileFile;
         return processes
           .filter((one) => existsSync(fileOf(one.pid)))
-          .map((one) => ({ pid: one.pid, worker: one.worker, ...summarize(fileOf(one.pid)) }));
+          .map((one) => ({ pid: one.pid, worker: one.worker, ...summarizeProfileFile(kind, fileOf(one.pid)) }));
       },
     },
     stop,

@@ -17,6 +17,7 @@ import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
+import type { ProfileKind } from './cpu-profile.js'; // erased: Node loads this file without a loader
 
 /**
  * What the meter counts, summed over a process's life (the bench takes differences): round trips and their
@@ -82,7 +83,6 @@ function installGcMeter(): void {
   }).observe({ entryTypes: ['gc'] });
 }
 
-type ProfileKind = 'cpu' | 'heap';
 let profiler: { session: Session; kind: ProfileKind } | undefined;
 
 /**

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
+import type { ProfileKind } from './cpu-profile.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The raw baselines live next to the project, shared with the spec (contract §1). */
@@ -34,8 +35,6 @@ export interface BenchSettings {
   /** Runs only the named phases (BENCH_ONLY, comma separated). */
   only: Set<string> | null;
 }
-
-export type ProfileKind = 'cpu' | 'heap';
 
 function profileKindOf(raw: string | undefined): ProfileKind | null {
   const value = raw?.trim() ?? '';
