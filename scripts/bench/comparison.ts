@@ -62,7 +62,8 @@ export async function runComparison(
       const from = noise.mark();
       const result = await plan.baseline();
       raw = { ...result, noise: noise.since(from) };
-      log(`    raw ${result.script} ${result.tps.toFixed(1)} tps (${noiseText(raw.noise)})`);
+      const p99 = result.latencyP99Ms === null ? '' : `, p99 ${result.latencyP99Ms} ms`;
+      log(`    raw ${result.script} ${result.tps.toFixed(1)} tps${p99} (${noiseText(raw.noise)})`);
     }
     const product = await plan.product(`r${run}a${attempt}`);
     for (const step of product.load.steps) log(`    product ${step.label}: ${step.rps} rps, p50 ${step.p50Ms} ms, p99 ${step.p99Ms} ms`);

@@ -7,6 +7,7 @@ import { buildInventoryApp, type InventoryApp } from '../../apps/inventory/src/a
 import { loadInventoryConfig } from '../../apps/inventory/src/config.js';
 import { createScratchDatabase } from './scratch-database.js';
 import type { BenchSettings } from './settings.js';
+import { percentile } from './stats.js';
 
 /**
  * The lists phase of `npm run bench` (issue 14 point 5): the stock list and the material list at warehouse
@@ -132,7 +133,6 @@ function listClient(baseUrl: string, token: string): ListClient {
   };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** Warm-up, then sequential requests: one at a time, so each time is the list's own latency. */

@@ -8,6 +8,7 @@
  */
 import { HttpConnection, type Answer } from './http-connection.js';
 import type { ExecutionJob, FromGenerator, LoadPlan, LoadResult, StepStats, ToGenerator, Workload } from './load-protocol.js';
+import { percentile } from './stats.js';
 
 interface Call {
   label: string;
@@ -109,11 +110,6 @@ async function drive(
   });
   await Promise.all(clients);
   return { elapsedMs: lastAnswer - started, exhausted };
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 function statsOf(recorder: Recorder, elapsedMs: number): StepStats[] {

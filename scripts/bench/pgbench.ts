@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startActivitySampler } from './activity-sampler.js';
 import { RAW_BENCH_DIR } from './settings.js';
+import { percentile } from './stats.js';
 
 const run = promisify(execFile);
+const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 export interface RawResult {
   script: string;
@@ -13,6 +16,13 @@ export interface RawResult {
   args: string[];
   tps: number;
   latencyAvgMs: number | null;
+  /**
+   * The raw transaction's own latency percentiles at pgbench's clients (closed loop, as the README runs
+   * it), from a sampled per-transaction log: what the same PostgreSQL answers in on the same machine, which
+   * tells whether a product p99 target is within reach there at all. Null when the log holds nothing.
+   */
+  latencyP50Ms: number | null;
+  latencyP99Ms: number | null;
   transactions: number | null;
   failed: number | null;
   /** CPU milliseconds of PostgreSQL backends per transaction (see activity-sampler); null without /proc. */
@@ -41,15 +51,31 @@ export async function setupRawTables(databaseUrl: string): Promise<void> {
   await run(psql, ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', databaseUrl, '-f', join(RAW_BENCH_DIR, 'setup.sql')]);
 }
 
-/** One pgbench run exactly as ../shared/bench/README.md gives it; the database goes last. */
+/**
+ * The share of transactions pgbench logs: a few thousand latencies per run, a few hundred buffered lines a
+ * second for it to write. Alternated with and without the log (10 s runs, 2026-11-27), reserve.sql's tps did
+ * not move at a tenth; select.sql lost 0.5–6 % at a tenth and nothing at a hundredth, which it gets.
+ */
+const logSamplingRate = (script: string) => (script === 'select.sql' ? '0.01' : '0.1');
+
+/**
+ * One pgbench run as ../shared/bench/README.md gives it (the database goes last), plus a sampled log of
+ * the transactions' latencies.
+ */
 export async function pgbench(database: { url: string; name: string }, script: string, args: string[]): Promise<RawResult> {
   const binary = await findTool('pgbench');
+  const logDir = mkdtempSync(join(tmpdir(), 'bench-pgbench-'));
+  const logging = ['-l', `--sampling-rate=${logSamplingRate(script)}`, `--log-prefix=${join(logDir, 'tx')}`];
   const sampler = await startActivitySampler(database.url, database.name);
-  const outcome = await run(binary, ['-n', '-f', join(RAW_BENCH_DIR, script), ...args, database.url], { maxBuffer: 16 * 1024 * 1024 }).then(
+  const outcome = await run(binary, ['-n', '-f', join(RAW_BENCH_DIR, script), ...args, ...logging, database.url], {
+    maxBuffer: 16 * 1024 * 1024,
+  }).then(
     (done) => ({ stdout: done.stdout, error: undefined }),
     (error: unknown) => ({ stdout: '', error }),
   );
   const activity = await sampler.stop();
+  const latencies = readLatencies(logDir);
+  rmSync(logDir, { recursive: true, force: true });
   if (outcome.error) throw outcome.error;
   const { stdout } = outcome;
   const number = (pattern: RegExp) => {
@@ -64,9 +90,26 @@ export async function pgbench(database: { url: string; name: string }, script: s
     args,
     tps,
     latencyAvgMs: number(/^latency average = ([\d.]+) ms/m),
+    latencyP50Ms: latencies.length ? roundMs(percentile(latencies, 50)) : null,
+    latencyP99Ms: latencies.length ? roundMs(percentile(latencies, 99)) : null,
     transactions,
     failed: number(/^number of failed transactions: (\d+)/m),
     backendCpuMsPerTx:
       activity.backendCpuMs !== null && transactions ? Math.round((activity.backendCpuMs / transactions) * 1000) / 1000 : null,
   };
+}
+
+/**
+ * The latencies (ms, sorted) of pgbench's per-transaction logs in dir, one file per thread: the third
+ * field of a line is the transaction's time in microseconds.
+ */
+function readLatencies(dir: string): number[] {
+  const latencies: number[] = [];
+  for (const file of readdirSync(dir)) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      const micros = Number(line.split(' ')[2]);
+      if (line && Number.isFinite(micros)) latencies.push(micros / 1000);
+    }
+  }
+  return latencies.sort((a, b) => a - b);
 }

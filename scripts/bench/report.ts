@@ -2,6 +2,7 @@ import { finalAttempt, type ComparisonRun } from './comparison.js';
 import type { NoiseWindow } from './noise-meter.js';
 import type { PhaseName, PhaseResult } from './phases.js';
 import { LONG_GC_PAUSE_MS } from './server-meter-preload.js';
+import { spreadOf, type Spread } from './stats.js';
 
 export type RawName = 'reserve' | 'reserveHot' | 'select' | 'reserveSerial';
 
@@ -21,12 +22,6 @@ export const TARGETS: Target[] = [
   { phase: 'pglite', step: 'submit', minRatio: 0.4 },
 ];
 
-export interface Spread {
-  median: number;
-  min: number;
-  max: number;
-}
-
 export interface Verdict {
   phase: PhaseName;
   runs: number;
@@ -36,6 +31,8 @@ export interface Verdict {
   rawTps: Spread;
   ratio: Spread;
   p99Ms: Spread;
+  /** The raw transaction's own p99 at pgbench's clients (pgbench.ts), beside the product's: null without its log. */
+  rawP99Ms: Spread | null;
   checks: Array<{ what: string; wanted: string; got: string; pass: boolean }>;
   /** Judged on the medians; never PASS when a run stayed disturbed. */
   result: 'PASS' | 'MISS' | 'DISTURBED';
@@ -69,15 +66,6 @@ export interface BenchReport {
   deadlocks: { product: number; raw: number };
 }
 
-const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-export function spreadOf(values: number[]): Spread {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  return { median: round(median), min: round(sorted[0]!), max: round(sorted[sorted.length - 1]!) };
-}
-
 const stepOf = (phase: PhaseResult, label: string) => phase.load.steps.find((step) => step.label === label);
 
 export function judge(comparisons: ComparisonResult[], productDeadlocks: number): Verdict[] {
@@ -90,6 +78,8 @@ export function judge(comparisons: ComparisonResult[], productDeadlocks: number)
     const rawTps = judged.map((a) => a.raw!.tps);
     const ratio = spreadOf(rps.map((value, i) => value / rawTps[i]!));
     const p99Ms = spreadOf(judged.map((a) => stepOf(a.product, target.step)!.p99Ms));
+    const rawP99s = judged.map((a) => a.raw!.latencyP99Ms);
+    const rawP99Ms = rawP99s.every((ms) => ms != null) ? spreadOf(rawP99s as number[]) : null;
     const checks = [{ what: 'ratio', wanted: `>= ${target.minRatio}`, got: ratio.median.toFixed(3), pass: ratio.median >= target.minRatio }];
     if (target.maxP99Ms !== undefined) {
       checks.push({ what: 'p99', wanted: `<= ${target.maxP99Ms} ms`, got: `${p99Ms.median.toFixed(2)} ms`, pass: p99Ms.median <= target.maxP99Ms });
@@ -110,6 +100,7 @@ export function judge(comparisons: ComparisonResult[], productDeadlocks: number)
       rawTps: spreadOf(rawTps),
       ratio,
       p99Ms,
+      rawP99Ms,
       checks,
       result: disturbedRuns ? 'DISTURBED' : checks.every((c) => c.pass) ? 'PASS' : 'MISS',
     });
@@ -145,6 +136,7 @@ function runRows(report: BenchReport): string[][] {
           attempt.raw ? (step.rps / attempt.raw.tps).toFixed(3) : '—',
           step.p50Ms.toFixed(2),
           step.p99Ms.toFixed(2),
+          attempt.raw ? fixed(attempt.raw.latencyP99Ms ?? null, 2) : '—',
           errorsText(step.errors),
           fixed(attempt.product.perRequest.queries, 1),
           attempt.product.perRequest.serverCpuMs.toFixed(3),
@@ -240,10 +232,10 @@ export function renderReport(report: BenchReport): string {
   out.push(`JavaScript speed probe before: ${report.speedProbe.before} ms   after: ${report.speedProbe.after} ms (lower is faster; compare across reports to tell a slower machine from a slower product)`);
   if (report.comparisons.length) {
     out.push('');
-    out.push('Every run (raw = pgbench of ../shared/bench right before; others = CPU of processes outside the bench, share of one core):');
+    out.push('Every run (raw = pgbench of ../shared/bench right before, its p99 at its own clients; others = CPU of processes outside the bench, share of one core):');
     out.push(
       table(
-        ['phase', 'call', 'run', 'raw tps', 'rps', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx', 'SQL/call', 'server CPU ms', 'PG CPU ms', 'client CPU ms', 'others raw', 'others product', 'load', 'probe ms', 'noise'],
+        ['phase', 'call', 'run', 'raw tps', 'rps', 'ratio', 'p50 ms', 'p99 ms', 'raw p99 ms', 'non-2xx', 'SQL/call', 'server CPU ms', 'PG CPU ms', 'client CPU ms', 'others raw', 'others product', 'load', 'probe ms', 'noise'],
         runRows(report),
       ),
     );
@@ -264,7 +256,7 @@ export function renderReport(report: BenchReport): string {
     out.push('Targets (issue 14), median of the runs (min–max):');
     out.push(
       table(
-        ['phase', 'runs', 'product rps', 'raw tps', 'ratio', 'p99 ms', 'checks (on medians)', 'result'],
+        ['phase', 'runs', 'product rps', 'raw tps', 'ratio', 'p99 ms', 'raw p99 ms', 'checks (on medians)', 'result'],
         report.verdicts.map((v) => [
           v.phase,
           `${v.runs}${v.disturbedRuns ? ` (${v.disturbedRuns} disturbed)` : ''}`,
@@ -272,6 +264,7 @@ export function renderReport(report: BenchReport): string {
           spreadText(v.rawTps, 1),
           spreadText(v.ratio, 3),
           spreadText(v.p99Ms, 2),
+          v.rawP99Ms ? spreadText(v.rawP99Ms, 2) : 'n/a',
           v.checks.map((c) => `${c.what} ${c.got} (${c.wanted}) ${c.pass ? 'ok' : 'MISS'}`).join('; '),
           v.result === 'DISTURBED' ? `DISTURBED (medians ${v.checks.every((c) => c.pass) ? 'within' : 'outside'} the targets)` : v.result,
         ]),
