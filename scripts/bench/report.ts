@@ -78,8 +78,8 @@ export function judge(comparisons: ComparisonResult[], productDeadlocks: number)
     const rawTps = judged.map((a) => a.raw!.tps);
     const ratio = spreadOf(rps.map((value, i) => value / rawTps[i]!));
     const p99Ms = spreadOf(judged.map((a) => stepOf(a.product, target.step)!.p99Ms));
-    const rawP99s = judged.map((a) => a.raw!.latencyP99Ms);
-    const rawP99Ms = rawP99s.every((ms) => ms != null) ? spreadOf(rawP99s as number[]) : null;
+    const rawP99s = judged.map((a) => a.raw!.latencyP99Ms).filter((ms): ms is number => ms !== null);
+    const rawP99Ms = rawP99s.length === judged.length ? spreadOf(rawP99s) : null;
     const checks = [{ what: 'ratio', wanted: `>= ${target.minRatio}`, got: ratio.median.toFixed(3), pass: ratio.median >= target.minRatio }];
     if (target.maxP99Ms !== undefined) {
       checks.push({ what: 'p99', wanted: `<= ${target.maxP99Ms} ms`, got: `${p99Ms.median.toFixed(2)} ms`, pass: p99Ms.median <= target.maxP99Ms });
