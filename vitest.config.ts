@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['apps/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+    globalSetup: ['scripts/test/pglite-templates.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,3 +1,4 @@
+import { inject } from 'vitest';
 import type { LockStore } from '@wms/platform';
 import { createTestUser, nextTestNumber, startTestService, uniqueName, type TestClient, type TestUser } from '@wms/platform/testing';
 import { buildInventoryApp, type BuildOptions, type InventoryApp } from '../src/app.js';
@@ -36,6 +37,7 @@ export async function buildTestInventory(
 ): Promise<TestInventory> {
   const t = await startTestService({
     databasePrefix: 'inv',
+    pgliteTemplate: inject('pgliteTemplates')?.inventory,
     build: (url) => buildInventoryApp(testConfig(url, options.config), { locks: options.locks, dispatcher: options.dispatcher }),
     admin: ADMIN,
   });

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coalescedStatement, openDatabase, DataDirLockedError, queryRows, runCoalesced, runStatement, statement, type Queryable } from '@wms/platform';
+import { writePgliteTemplate } from '@wms/platform/testing';
 import { INVENTORY_MIGRATIONS, INVENTORY_PGLITE_EXTENSIONS } from '../src/app.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
 
@@ -167,5 +168,35 @@ describe.skipIf(usingPostgres)('PGlite data folder', () => {
     const rows = await again.read((q) => queryRows(q, sql`select name from materials`));
     expect(rows).toEqual([{ name: '持久化' }]);
     await again.close();
+  });
+});
+
+describe.skipIf(usingPostgres)('PGlite started from an archive (memory://?from=)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wms-pglite-archive-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is a copy of the archived database per start, with the migrations the archive lacks applied', async () => {
+    // an archive one migration behind: the folder with the journal's last entry left out
+    const behind = join(dir, 'migrations');
+    cpSync(INVENTORY_MIGRATIONS, behind, { recursive: true });
+    const journalFile = join(behind, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: unknown[] };
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, -1) }));
+    const archive = join(dir, 'inventory.tar');
+    await writePgliteTemplate(archive, { migrationsFolder: behind, extensions: INVENTORY_PGLITE_EXTENSIONS });
+
+    const open = () =>
+      openDatabase({ url: `memory://?from=${encodeURIComponent(archive)}`, migrationsFolder: INVENTORY_MIGRATIONS, pgliteExtensions: INVENTORY_PGLITE_EXTENSIONS });
+    const [first, second] = [await open(), await open()];
+    const applied = (q: Queryable) => queryRows<{ n: number }>(q, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(await first.read(applied)).toEqual([{ n: journal.entries.length }]);
+
+    await first.transaction({ actor: 'test' }, (tx) =>
+      tx.execute(sql`insert into materials (name, category, company_name) values ('只在第一个', 'ALPHA/测试', 'ALPHA')`),
+    );
+    const names = (q: Queryable) => queryRows<{ name: string }>(q, sql`select name from materials`);
+    expect(await first.read(names)).toEqual([{ name: '只在第一个' }]);
+    expect(await second.read(names)).toEqual([]);
+    await Promise.all([first.close(), second.close()]);
   });
 });

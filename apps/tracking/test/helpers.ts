@@ -1,3 +1,4 @@
+import { inject } from 'vitest';
 import { hashPassword } from '@wms/platform';
 import { createTestUser, startTestService, uniqueName, type TestClient, type TestUser } from '@wms/platform/testing';
 import { buildTrackingApp, type TrackingApp } from '../src/app.js';
@@ -43,6 +44,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<TrackingConfi
 export async function buildTestTracking(options: { config?: Partial<TrackingConfig> } = {}): Promise<TestTracking> {
   const t = await startTestService({
     databasePrefix: 'trk',
+    pgliteTemplate: inject('pgliteTemplates')?.tracking,
     build: (url) => buildTrackingApp(testConfig(url, options.config)),
     admin: ADMIN,
   });

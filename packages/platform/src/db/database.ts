@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { PGlite, type Extensions } from '@electric-sql/pglite';
 import { cube } from '@electric-sql/pglite/contrib/cube';
@@ -84,7 +84,11 @@ export type TransactionBody<T, R = never> = (tx: Tx, opened: R[]) => Promise<T>;
 export type OpeningStatement<R> = readonly [Statement<R>, readonly unknown[]];
 
 export interface OpenDatabaseOptions {
-  /** postgres://…, memory://, or a folder path for an on-disk PGlite */
+  /**
+   * postgres://…, memory://, or a folder path for an on-disk PGlite. `memory://?from=<file>` starts the
+   * in-memory PGlite from a data-directory archive (PGlite's dumpDataDir, e.g. pgliteTemplate() of the
+   * testing helpers) instead of an empty cluster; the migrations then apply only what it lacks.
+   */
   url: string;
   migrationsFolder: string;
   /** Connections of the PostgreSQL pool; defaultPoolSize() when unset. */
@@ -231,11 +235,16 @@ export async function pingPool(pool: pg.Pool): Promise<boolean> {
 async function openPglite(options: OpenDatabaseOptions) {
   const inMemory = options.url.startsWith('memory://');
   const dir = inMemory ? undefined : options.url.replace(/^file:\/\//, '');
+  const archive = inMemory ? new URL(options.url).searchParams.get('from') : null;
   const releaseLock = dir ? acquireDataDirLock(dir) : () => undefined;
   let client: PGlite;
   try {
     if (dir) mkdirSync(dir, { recursive: true });
-    client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: options.pgliteExtensions ?? {} });
+    client = await PGlite.create({
+      ...(dir ? { dataDir: dir } : {}),
+      ...(archive ? { loadDataDir: new Blob([readFileSync(archive)]) } : {}),
+      extensions: options.pgliteExtensions ?? {},
+    });
     readTextTypesAsText(client);
   } catch (err) {
     releaseLock();

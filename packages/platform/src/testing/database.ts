@@ -3,11 +3,15 @@ import pg from 'pg';
 
 /**
  * A database URL for one test file: a fresh PostgreSQL database when TEST_DATABASE_URL is set
- * (so files never see each other's rows or leftovers of earlier runs), else an in-memory PGlite.
+ * (so files never see each other's rows or leftovers of earlier runs), else an in-memory PGlite,
+ * started from `pgliteTemplate` (writePgliteTemplate) when there is one.
  */
-export async function createTestDatabase(prefix = 't'): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(prefix = 't', pgliteTemplate?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
-  if (!base) return { url: 'memory://', drop: async () => undefined };
+  if (!base) {
+    const url = pgliteTemplate ? `memory://?from=${encodeURIComponent(pgliteTemplate)}` : 'memory://';
+    return { url, drop: async () => undefined };
+  }
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();

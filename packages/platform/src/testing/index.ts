@@ -4,3 +4,4 @@ export * from './openapi-lint.js';
 export * from './openapi-responses.js';
 export * from './openapi-types.js';
 export * from './audit-triggers.js';
+export * from './pglite-template.js';

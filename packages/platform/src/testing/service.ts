@@ -33,13 +33,15 @@ export interface StartTestServiceOptions<TService> {
   databasePrefix: string;
   build: (databaseUrl: string) => Promise<TService>;
   admin: { username: string; password: string };
+  /** On PGlite: the service's migrated database to start from (writePgliteTemplate). */
+  pgliteTemplate?: string;
 }
 
 /** One service on a fresh database (PGlite in memory, or a new PostgreSQL database), its administrator logged in. */
 export async function startTestService<TService extends { app: Pick<FastifyInstance, 'inject'>; close(): Promise<void> }>(
   options: StartTestServiceOptions<TService>,
 ): Promise<TestService<TService>> {
-  const database = await createTestDatabase(options.databasePrefix);
+  const database = await createTestDatabase(options.databasePrefix, options.pgliteTemplate);
   const service = await options.build(database.url);
   const { request, login } = testClient(service.app);
   const adminLogin = await login(options.admin.username, options.admin.password);
