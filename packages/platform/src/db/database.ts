@@ -86,7 +86,7 @@ export type OpeningStatement<R> = readonly [Statement<R>, readonly unknown[]];
 export interface OpenDatabaseOptions {
   /**
    * postgres://…, memory://, or a folder path for an on-disk PGlite. `memory://?from=<file>` starts the
-   * in-memory PGlite from a data-directory archive (PGlite's dumpDataDir, e.g. pgliteTemplate() of the
+   * in-memory PGlite from a data-directory archive (PGlite's dumpDataDir, e.g. writePgliteTemplate() of the
    * testing helpers) instead of an empty cluster; the migrations then apply only what it lacks.
    */
   url: string;
