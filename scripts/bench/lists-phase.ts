@@ -7,7 +7,7 @@ import { buildInventoryApp, type InventoryApp } from '../../apps/inventory/src/a
 import { loadInventoryConfig } from '../../apps/inventory/src/config.js';
 import { createScratchDatabase } from './scratch-database.js';
 import type { BenchSettings } from './settings.js';
-import { percentile } from './stats.js';
+import { percentile, round } from './stats.js';
 
 /**
  * The lists phase of `npm run bench` (issue 14 point 5): the stock list and the material list at warehouse
@@ -133,7 +133,6 @@ function listClient(baseUrl: string, token: string): ListClient {
   };
 }
 
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** Warm-up, then sequential requests: one at a time, so each time is the list's own latency. */
 async function measure(client: ListClient, name: string, path: string): Promise<ListVariantResult> {
@@ -142,8 +141,8 @@ async function measure(client: ListClient, name: string, path: string): Promise<
   const times: number[] = [];
   for (let i = 0; i < MEASURED_REQUESTS; i++) times.push((await client.get(path)).ms);
   times.sort((a, b) => a - b);
-  const p99Ms = round(percentile(times, 99));
-  return { name, path, total, requests: times.length, p50Ms: round(percentile(times, 50)), p99Ms, maxMs: round(times.at(-1) ?? 0), pass: p99Ms <= TARGET_P99_MS };
+  const p99Ms = round(percentile(times, 99), 1);
+  return { name, path, total, requests: times.length, p50Ms: round(percentile(times, 50), 1), p99Ms, maxMs: round(times.at(-1) ?? 0, 1), pass: p99Ms <= TARGET_P99_MS };
 }
 
 const lastPage = (total: number) => Math.max(1, Math.ceil(total / PAGE_SIZE));

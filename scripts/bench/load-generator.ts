@@ -8,7 +8,7 @@
  */
 import { HttpConnection, type Answer } from './http-connection.js';
 import type { ExecutionJob, FromGenerator, LoadPlan, LoadResult, StepStats, ToGenerator, Workload } from './load-protocol.js';
-import { percentile } from './stats.js';
+import { percentile, round } from './stats.js';
 
 interface Call {
   label: string;
@@ -116,15 +116,14 @@ function statsOf(recorder: Recorder, elapsedMs: number): StepStats[] {
   return [...recorder.latencies].map(([label, latencies]) => {
     const sorted = Float64Array.from(latencies).sort();
     const values = Array.from(sorted);
-    const round = (ms: number) => Math.round(ms * 100) / 100;
     return {
       label,
       count: values.length,
-      rps: Math.round((values.length / elapsedMs) * 1000 * 10) / 10,
-      meanMs: round(values.reduce((sum, ms) => sum + ms, 0) / Math.max(1, values.length)),
-      p50Ms: round(percentile(values, 50)),
-      p99Ms: round(percentile(values, 99)),
-      maxMs: round(values[values.length - 1] ?? 0),
+      rps: round((values.length / elapsedMs) * 1000, 1),
+      meanMs: round(values.reduce((sum, ms) => sum + ms, 0) / Math.max(1, values.length), 2),
+      p50Ms: round(percentile(values, 50), 2),
+      p99Ms: round(percentile(values, 99), 2),
+      maxMs: round(values[values.length - 1] ?? 0, 2),
       errors: Object.fromEntries(recorder.errors.get(label) ?? []),
       errorSamples: recorder.samples.get(label) ?? [],
     };

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startActivitySampler } from './activity-sampler.js';
 import { RAW_BENCH_DIR } from './settings.js';
-import { percentile } from './stats.js';
+import { percentile, round } from './stats.js';
 
 const run = promisify(execFile);
-const roundMs = (ms: number) => Math.round(ms * 100) / 100;
 
 export interface RawResult {
   script: string;
@@ -17,11 +16,10 @@ export interface RawResult {
   tps: number;
   latencyAvgMs: number | null;
   /**
-   * The raw transaction's own latency percentiles at pgbench's clients (closed loop, as the README runs
-   * it), from a sampled per-transaction log: what the same PostgreSQL answers in on the same machine, which
-   * tells whether a product p99 target is within reach there at all. Null when the log holds nothing.
+   * The raw transaction's own p99 at pgbench's clients (closed loop, as the README runs it), from a sampled
+   * per-transaction log: what the same PostgreSQL answers in on the same machine, which tells whether a
+   * product p99 target is within reach there at all. Null when the log holds nothing.
    */
-  latencyP50Ms: number | null;
   latencyP99Ms: number | null;
   transactions: number | null;
   failed: number | null;
@@ -90,12 +88,11 @@ export async function pgbench(database: { url: string; name: string }, script: s
     args,
     tps,
     latencyAvgMs: number(/^latency average = ([\d.]+) ms/m),
-    latencyP50Ms: latencies.length ? roundMs(percentile(latencies, 50)) : null,
-    latencyP99Ms: latencies.length ? roundMs(percentile(latencies, 99)) : null,
+    latencyP99Ms: latencies.length ? round(percentile(latencies, 99), 2) : null,
     transactions,
     failed: number(/^number of failed transactions: (\d+)/m),
     backendCpuMsPerTx:
-      activity.backendCpuMs !== null && transactions ? Math.round((activity.backendCpuMs / transactions) * 1000) / 1000 : null,
+      activity.backendCpuMs !== null && transactions ? round(activity.backendCpuMs / transactions, 3) : null,
   };
 }
 
@@ -107,8 +104,8 @@ function readLatencies(dir: string): number[] {
   const latencies: number[] = [];
   for (const file of readdirSync(dir)) {
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-      const micros = Number(line.split(' ')[2]);
-      if (line && Number.isFinite(micros)) latencies.push(micros / 1000);
+      const micros = Number(line.split(' ')[2]); // NaN for the empty last line
+      if (Number.isFinite(micros)) latencies.push(micros / 1000);
     }
   }
   return latencies.sort((a, b) => a - b);

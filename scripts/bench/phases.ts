@@ -7,6 +7,7 @@ import type { NoiseMeter, NoiseWindow } from './noise-meter.js';
 import type { Product, SeededProduct } from './product.js';
 import type { MeterTotals } from './server-meter-preload.js';
 import { RESULTS_DIR, type BenchSettings } from './settings.js';
+import { round } from './stats.js';
 
 export type PhaseName = 'submit' | 'hot' | 'scan' | 'floor' | 'execute' | 'pglite';
 
@@ -42,8 +43,6 @@ export interface PhaseSpec {
   tokens: string[];
   workload: Workload;
 }
-
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 interface Meters {
   deadlocks: ReturnType<typeof watchDeadlocks> | null;
@@ -105,8 +104,8 @@ export async function runPhase(
     load,
     perRequest: {
       queries: counted ? round((after.queries - meters.queries.queries) / calls, 1) : null,
-      queryMs: counted ? round((after.queryMs - meters.queries.queryMs) / calls) : null,
-      poolWaitMs: counted ? round((after.poolWaitMs - meters.queries.poolWaitMs) / calls) : null,
+      queryMs: counted ? round((after.queryMs - meters.queries.queryMs) / calls, 2) : null,
+      poolWaitMs: counted ? round((after.poolWaitMs - meters.queries.poolWaitMs) / calls, 2) : null,
       serverCpuMs: round(serverCpuMs / calls, 3),
       backendCpuMs: activity?.backendCpuMs == null ? null : round(activity.backendCpuMs / calls, 3),
       clientCpuMs: round(load.cpuMs / calls, 3),
@@ -123,7 +122,7 @@ function gcDuring(before: MeterTotals, after: MeterTotals): PhaseResult['gc'] {
   const pauses = after.gcPauses - before.gcPauses;
   return {
     pauses,
-    meanPauseMs: pauses ? round((after.gcPauseMs - before.gcPauseMs) / pauses) : 0,
+    meanPauseMs: pauses ? round((after.gcPauseMs - before.gcPauseMs) / pauses, 2) : 0,
     longPauses: after.longGcPauses - before.longGcPauses,
   };
 }

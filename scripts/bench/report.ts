@@ -136,7 +136,7 @@ function runRows(report: BenchReport): string[][] {
           attempt.raw ? (step.rps / attempt.raw.tps).toFixed(3) : '—',
           step.p50Ms.toFixed(2),
           step.p99Ms.toFixed(2),
-          attempt.raw ? fixed(attempt.raw.latencyP99Ms ?? null, 2) : '—',
+          attempt.raw ? fixed(attempt.raw.latencyP99Ms, 2) : '—',
           errorsText(step.errors),
           fixed(attempt.product.perRequest.queries, 1),
           attempt.product.perRequest.serverCpuMs.toFixed(3),

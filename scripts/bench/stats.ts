@@ -12,11 +12,12 @@ export interface Spread {
   max: number;
 }
 
-const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
+/** n rounded to `digits` decimals, as every figure of the report is kept. */
+export const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export function spreadOf(values: number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  return { median: round(median), min: round(sorted[0]!), max: round(sorted[sorted.length - 1]!) };
+  return { median: round(median, 3), min: round(sorted[0]!, 3), max: round(sorted[sorted.length - 1]!, 3) };
 }
