@@ -1,9 +1,7 @@
 -- The company of every stock row, for the stock list (decisions Platform 23): kept here by triggers, so
 -- no write path of the service can forget it. A row takes its material's company when inserted or moved to
 -- another material, and follows its material when the material moves to another company; a deleted row
--- takes its entry with it (the foreign key cascades). The material is read FOR SHARE: a move of the material
--- to another company that has not committed yet is waited for and its company taken, and a move that starts
--- later waits for this row and then updates its entry, so the two can never disagree.
+-- takes its entry with it (the foreign key cascades).
 CREATE TABLE "stock_row_companies" (
 	"stock_id" integer PRIMARY KEY NOT NULL,
 	"company_name" text
@@ -14,7 +12,7 @@ CREATE INDEX "stock_row_companies_company_idx" ON "stock_row_companies" USING bt
 CREATE FUNCTION stock_row_companies_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO stock_row_companies (stock_id, company_name)
-  SELECT n.id, m.company_name FROM new_rows n JOIN materials m ON m.id = n.base_id FOR SHARE OF m;
+  SELECT n.id, m.company_name FROM new_rows n JOIN materials m ON m.id = n.base_id;
   RETURN NULL;
 END;
 $$;--> statement-breakpoint
@@ -22,8 +20,8 @@ CREATE TRIGGER stock_rows_company_insert AFTER INSERT ON stock_rows
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION stock_row_companies_insert();--> statement-breakpoint
 CREATE FUNCTION stock_row_companies_material_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE stock_row_companies c SET company_name = (SELECT m.company_name FROM materials m WHERE m.id = NEW.base_id FOR SHARE)
-   WHERE c.stock_id = NEW.id;
+  UPDATE stock_row_companies c SET company_name = m.company_name
+    FROM materials m WHERE m.id = NEW.base_id AND c.stock_id = NEW.id;
   RETURN NULL;
 END;
 $$;--> statement-breakpoint
