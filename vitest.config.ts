@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    // A worker imports the services once and runs its files one after another (decisions Platform 25):
+    // each file still builds its own service on its own database and closes it.
+    isolate: false,
   },
 });

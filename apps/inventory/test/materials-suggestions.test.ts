@@ -91,6 +91,24 @@ describe('material spec suggestions and category summary', () => {
       expect(refused.statusCode).toBe(400);
       expect(await suggest(alpha.token, 'keyword=cache-r')).toEqual([]);
     });
+
+    it('starts empty in a service built after this one closed (the cache lives in the process)', async () => {
+      const first = await buildTestInventory();
+      const firstUser = await first.user('WAREHOUSE_MGR', 'ALPHA');
+      await first.request('POST', BASE, { token: firstUser.token, body: { name: '旧', spec_model: 'CACHE-P-FIRST', category: 'SUG' } });
+      const cached = await first.request('GET', `${BASE}/spec-suggestions?keyword=cache-p`, { token: firstUser.token });
+      expect(cached.json()).toEqual(['CACHE-P-FIRST']);
+      await first.close();
+
+      const second = await buildTestInventory();
+      try {
+        const secondUser = await second.user('WAREHOUSE_MGR', 'ALPHA');
+        const fresh = await second.request('GET', `${BASE}/spec-suggestions?keyword=cache-p`, { token: secondUser.token });
+        expect(fresh.json()).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    });
   });
 
   it('looks at no more than the 10,000 newest matching rows', async () => {

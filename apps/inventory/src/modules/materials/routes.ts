@@ -15,6 +15,7 @@ import {
   SpecSuggestionQuery,
   UpdateMaterialBody,
 } from './schemas.js';
+import { specSuggestionCache } from './spec-suggestion-cache.js';
 import { suggestSpecModels } from './spec-suggestions.js';
 
 const WRITE = 'material_list:operation';
@@ -27,6 +28,8 @@ const BASE = `${API_PREFIX}/inbound/base`;
  */
 export function registerMaterialRoutes(app: InventoryFastify, deps: InventoryDeps) {
   const tags = ['materials'];
+  // The cache is the process's; an app built after this one (another test file) must not see its entries.
+  app.addHook('onClose', async () => specSuggestionCache.clear());
 
   for (const path of [BASE, `${BASE}/`]) {
     app.get(path, {

@@ -12,7 +12,8 @@ interface Entry {
 /**
  * Spec-model suggestions cached one hour per (company scope, query) (spec §8). Any material
  * create, update or delete clears the whole cache, so a suggestion never outlives the data it came
- * from in this process. One cache per process: the service runs one app per process.
+ * from in this process. One cache per process: the service runs one app per process, and the cache is
+ * emptied when that app closes (the tests build apps one after another in one process).
  */
 export class SpecSuggestionCache {
   private readonly entries = new Map<string, Entry>();
