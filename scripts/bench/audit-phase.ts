@@ -99,6 +99,24 @@ async function timedExport(product: Product, token: string): Promise<AuditExport
   }
 }
 
+/**
+ * With BENCH_PROFILE, the service's event loop profiled over one window (scans alone, scans beside the
+ * exports) and its top areas logged: what the exports take from the scans shows as the difference.
+ */
+async function profiled<T>(settings: BenchSettings, product: Product, window: string, log: (text: string) => void, run: () => Promise<T>): Promise<T> {
+  if (!settings.profile) return run();
+  await product.server.profile.start(settings.profile);
+  const result = await run();
+  const shares = (list: Array<{ name: string; share: number }>) =>
+    list.slice(0, 8).map((item) => `${item.name} ${(item.share * 100).toFixed(1)} %`).join(', ');
+  for (const summary of await product.server.profile.stop(RESULTS_DIR, window, settings.profile)) {
+    log(`  ${window}, ${summary.kind} profile of process ${summary.pid} (${summary.file}):`);
+    log(`    areas: ${shares(summary.byArea.map((a) => ({ name: a.area, share: a.share })))}`);
+    log(`    functions: ${shares(summary.topFunctions.map((f) => ({ name: f.fn, share: f.share })))}`);
+  }
+  return result;
+}
+
 const scanStats = (load: LoadResult) => {
   const step = load.steps.find((s) => s.label === 'scan');
   return { rps: step?.rps ?? 0, p99Ms: step?.p99Ms ?? 0 };
@@ -121,17 +139,19 @@ export async function runAuditPhase(
     durationMs,
     workload: scan.workload,
   });
-  const scanAlone = scanStats(await generator.run(plan(Math.max(5, settings.seconds / 2) * 1000)));
+  const scanAlone = scanStats(await profiled(settings, product, 'audit-scans-alone', log, () => generator.run(plan(Math.max(5, settings.seconds / 2) * 1000))));
 
   // Exports run back to back for the whole measured window, so every measured scan overlaps one.
   const exports: AuditExportTiming[] = [];
   let measuring = true;
   let exporting: Promise<void> = Promise.resolve();
-  const during = await generator.run(plan(settings.seconds * 1000), async () => {
-    exporting = (async () => {
-      while (measuring) exports.push(await timedExport(product, token));
-    })();
-  });
+  const during = await profiled(settings, product, 'audit-scans-during-exports', log, () =>
+    generator.run(plan(settings.seconds * 1000), async () => {
+      exporting = (async () => {
+        while (measuring) exports.push(await timedExport(product, token));
+      })();
+    }),
+  );
   measuring = false;
   await exporting;
   const scanDuringExport = scanStats(during);
