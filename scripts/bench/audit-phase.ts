@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { LoadGenerator } from './load-client.js';
 import type { LoadResult, Workload } from './load-protocol.js';
 import { COMPANY, type Product } from './product.js';
+import { profileLines } from './report.js';
 import { RESULTS_DIR, type BenchSettings } from './settings.js';
 
 /**
@@ -101,18 +102,14 @@ async function timedExport(product: Product, token: string): Promise<AuditExport
 
 /**
  * With BENCH_PROFILE, the service's event loop profiled over one window (scans alone, scans beside the
- * exports) and its top areas logged: what the exports take from the scans shows as the difference.
+ * exports) and logged as the report prints profiles: what the exports take from the scans shows as the difference.
  */
 async function profiled<T>(settings: BenchSettings, product: Product, window: string, log: (text: string) => void, run: () => Promise<T>): Promise<T> {
   if (!settings.profile) return run();
   await product.server.profile.start(settings.profile);
   const result = await run();
-  const shares = (list: Array<{ name: string; share: number }>) =>
-    list.slice(0, 8).map((item) => `${item.name} ${(item.share * 100).toFixed(1)} %`).join(', ');
   for (const summary of await product.server.profile.stop(RESULTS_DIR, window, settings.profile)) {
-    log(`  ${window}, ${summary.kind} profile of process ${summary.pid} (${summary.file}):`);
-    log(`    areas: ${shares(summary.byArea.map((a) => ({ name: a.area, share: a.share })))}`);
-    log(`    functions: ${shares(summary.topFunctions.map((f) => ({ name: f.fn, share: f.share })))}`);
+    for (const line of profileLines(summary, `the service (process ${summary.pid}) during "${window}" (${summary.file})`)) log(`  ${line}`);
   }
   return result;
 }

@@ -133,7 +133,6 @@ function listClient(baseUrl: string, token: string): ListClient {
   };
 }
 
-
 /** Warm-up, then sequential requests: one at a time, so each time is the list's own latency. */
 async function measure(client: ListClient, name: string, path: string): Promise<ListVariantResult> {
   let total = 0;

@@ -1,4 +1,5 @@
 import { finalAttempt, type ComparisonRun } from './comparison.js';
+import type { ProfileSummary } from './cpu-profile.js';
 import type { NoiseWindow } from './noise-meter.js';
 import type { PhaseName, PhaseResult } from './phases.js';
 import { LONG_GC_PAUSE_MS } from './server-meter-preload.js';
@@ -185,18 +186,25 @@ function renderProfiles(report: BenchReport, out: string[]): void {
     for (const profile of busy.length ? busy : (attempt?.product.profiles ?? [])) {
       out.push('');
       const who = `the service (${profile.worker ? 'worker' : 'process'} ${profile.pid}) during "${comparison.name}" (${profile.file})`;
-      if (profile.kind === 'heap') {
-        const calls = attempt!.product.load.steps.reduce((sum, step) => sum + step.count, 0);
-        const perCall = calls > 0 && busy.length <= 1 ? `, ${((profile.allocatedBytes ?? 0) / calls / 1024).toFixed(1)} KB per call` : '';
-        out.push(`Allocation profile of ${who}: ${((profile.allocatedBytes ?? 0) / 2 ** 20).toFixed(0)} MB allocated${perCall}, by area:`);
-      } else {
-        out.push(`CPU profile of ${who}, self time by area:`);
-      }
-      out.push(profile.byArea.map((a) => `  ${pct(a.share).padStart(6)}  ${a.area}`).join('\n'));
-      out.push('  top functions:');
-      out.push(profile.topFunctions.slice(0, 12).map((f) => `  ${pct(f.share).padStart(6)}  ${f.fn}`).join('\n'));
+      const calls = attempt!.product.load.steps.reduce((sum, step) => sum + step.count, 0);
+      out.push(...profileLines(profile, who, busy.length <= 1 ? calls : 0));
     }
   }
+}
+
+/** One profile as the report prints it: the heading, self time (or bytes) by area, the top functions. */
+export function profileLines(profile: ProfileSummary, who: string, calls = 0): string[] {
+  const heading =
+    profile.kind === 'heap'
+      ? `Allocation profile of ${who}: ${((profile.allocatedBytes ?? 0) / 2 ** 20).toFixed(0)} MB allocated` +
+        `${calls > 0 ? `, ${((profile.allocatedBytes ?? 0) / calls / 1024).toFixed(1)} KB per call` : ''}, by area:`
+      : `CPU profile of ${who}, self time by area:`;
+  return [
+    heading,
+    ...profile.byArea.map((a) => `  ${pct(a.share).padStart(6)}  ${a.area}`),
+    '  top functions:',
+    ...profile.topFunctions.slice(0, 12).map((f) => `  ${pct(f.share).padStart(6)}  ${f.fn}`),
+  ];
 }
 
 /** Rows of a phase that reports list variants (lists): name, p50, p99, pass. */
