@@ -126,9 +126,24 @@ describe('POST /scrap/request (stock rows)', () => {
     }
     const malformed = await t.request('POST', scrapApi('/request'), { token: w.mgr.token, body: '{"reason":', headers: { 'content-type': 'application/json' } });
     expect(malformed.statusCode).toBe(400);
-    const strangers = await submitStockScrap(t, w.mgr.token, { items: [item], approver_ids: [w.betaMgr.id, 99999999] });
-    expect(strangers.statusCode).toBe(400);
-    expect(strangers.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'approver_ids', invalid_ids: [w.betaMgr.id, 99999999] });
+    expect(await scrapCounts(t)).toEqual(before);
+    expect(await rowState(t, rows[0]!.id)).toEqual({ stock: 5, available: 5, status: '在库' });
+  });
+
+  it('refuses approver_ids naming unknown or another company’s users with 404 (contract §3), inactive ones with 400, writing nothing', async () => {
+    const { rows } = await materialWithStock(t, 'ALPHA', [5]);
+    const item = { source_table: 'stock_buy', stock_id: rows[0]!.id, scrap_qty: 1 };
+    const leaver = await t.user('WAREHOUSE_MGR', 'ALPHA');
+    await t.request('PATCH', `/api/v1/users/${leaver.id}`, { token: t.adminToken, body: { active: false } });
+    const before = await scrapCounts(t);
+    for (const ids of [[w.betaMgr.id], [99999999], [w.mgr.id, w.betaMgr.id, 99999999]]) {
+      const strangers = await submitStockScrap(t, w.op.token, { items: [item], approver_ids: ids });
+      expect(strangers.statusCode, JSON.stringify(ids)).toBe(404);
+      expect(strangers.json()).toMatchObject({ code: 'NOT_FOUND', field: 'approver_ids', invalid_ids: ids.filter((id) => id !== w.mgr.id) });
+    }
+    const inactive = await submitStockScrap(t, w.op.token, { items: [item], approver_ids: [w.mgr.id, leaver.id] });
+    expect(inactive.statusCode).toBe(400);
+    expect(inactive.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'approver_ids', invalid_ids: [leaver.id] });
     expect(await scrapCounts(t)).toEqual(before);
     expect(await rowState(t, rows[0]!.id)).toEqual({ stock: 5, available: 5, status: '在库' });
   });
