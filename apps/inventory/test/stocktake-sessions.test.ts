@@ -136,13 +136,27 @@ describe('GET /draft/active-session', () => {
     expect((await call(t, 'GET', '/draft/active-session', w.mgr.token)).json().scanned).toBe(0);
   });
 
-  it('cross-domain callers name the company; the ALPHA session is not BETA`s', async () => {
+  it('a cross-domain caller naming no company gets the one active session of all companies, null when none, 400 when several', async () => {
+    await t.service.deps.database.transaction({ actor: 'test' }, (tx) =>
+      tx.execute(sql`update stocktake_sessions set status = 'finished', finish_reason = 'completed', finished_at = now() where status = 'active'`),
+    );
+    expect((await call(t, 'GET', '/draft/active-session', w.admin)).json()).toBeNull();
+    expect((await call(t, 'GET', '/stocktake/all-items', w.admin)).json()).toMatchObject({ session_id: null, mode: 'blind' });
+
+    const alpha = await startSession(t, w.mgr.token, {});
+    expect((await call(t, 'GET', '/draft/active-session', w.admin)).json()).toMatchObject({ session_id: alpha.session_id, company_name: 'ALPHA' });
+    expect((await call(t, 'GET', '/stocktake/all-items', w.admin)).json().session_id).toBe(alpha.session_id);
+
+    await startSession(t, w.admin, { company_name: 'BETA' });
     for (const path of ['/draft/active-session', '/stocktake/all-items']) {
       const unnamed = await call(t, 'GET', path, w.admin);
       expect(unnamed.statusCode, path).toBe(400);
       // the read names its own parameter: company, not a create's company_name
       expect(unnamed.json()).toMatchObject({ code: 'COMPANY_REQUIRED', field: 'company' });
     }
+  });
+
+  it('cross-domain callers may name the company; the ALPHA session is not BETA`s', async () => {
     const alpha = await startSession(t, w.mgr.token, {});
     expect((await call(t, 'GET', '/draft/active-session?company=ALPHA', w.admin)).json().session_id).toBe(alpha.session_id);
     expect((await call(t, 'GET', '/draft/active-session?company=ALPHA', w.betaMgr.token)).json().session_id).not.toBe(alpha.session_id);

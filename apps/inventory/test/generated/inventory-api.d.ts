@@ -18885,7 +18885,7 @@ export interface operations {
     getDraftActiveSession: {
         parameters: {
             query?: {
-                /** @description 仅跨公司账号有效（且必须指定） */
+                /** @description 仅跨公司账号有效；不传时取唯一有进行中盘点的公司，多个公司都有则必须指定 */
                 company?: string;
             };
             header?: never;
@@ -19600,7 +19600,7 @@ export interface operations {
                 pageSize?: number;
                 /** @description 盘点会话 id */
                 session_id?: number;
-                /** @description 仅跨公司账号有效（且必须指定） */
+                /** @description 仅跨公司账号有效；不传时取唯一有进行中盘点的公司，多个公司都有则必须指定 */
                 company?: string;
             };
             header?: never;
@@ -19952,7 +19952,7 @@ export interface operations {
             query?: {
                 days?: number;
                 top_n?: number;
-                /** @description 仅跨公司账号有效（且必须指定） */
+                /** @description 仅跨公司账号有效；不传为全部公司 */
                 company?: string;
             };
             header?: never;
@@ -20052,7 +20052,7 @@ export interface operations {
             query?: {
                 /** @description 逗号分隔的名称前缀；按顶层节点的名称或完整路径匹配，保留整棵子树 */
                 prefixes?: string;
-                /** @description 仅跨公司账号有效（且必须指定） */
+                /** @description 仅跨公司账号有效；不传为全部公司 */
                 company?: string;
             };
             header?: never;

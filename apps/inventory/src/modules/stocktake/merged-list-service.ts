@@ -1,7 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { AppError, pagingOf, queryRows, type CompanyScope, type Paging, type Queryable, type UseCaseContext } from '@wms/platform';
+import { AppError, pagingOf, queryRows, type Actor, type CompanyScope, type Paging, type Queryable, type UseCaseContext } from '@wms/platform';
 import { stocktakeSessions, type StocktakeSessionRow } from '../../db/schema/index.js';
-import { companyForRead } from '../identity/company-rules.js';
 import {
   COUNT_ORDER,
   COUNTED_COLUMNS,
@@ -12,7 +11,7 @@ import {
   type CountedRowRecord,
 } from './counted-rows.js';
 import type { AllItemsQuery, CountItemView, MergedListQuery } from './schemas.js';
-import { bookHidden, readSessionUnlessForeign } from './sessions.js';
+import { bookHidden, companyOfActiveSession, readSessionUnlessForeign } from './sessions.js';
 
 interface CountedPage {
   list: CountItemView[];
@@ -51,7 +50,7 @@ export async function mergedList(ctx: UseCaseContext, query: MergedListQuery): P
 export async function allItems(ctx: UseCaseContext, query: AllItemsQuery) {
   const scope = ctx.scope();
   const session = await ctx.read((q) =>
-    query.session_id !== undefined ? readSessionUnlessForeign(q, scope, query.session_id) : activeSessionOf(q, companyForRead(ctx.actor, query.company)),
+    query.session_id !== undefined ? readSessionUnlessForeign(q, scope, query.session_id) : activeSessionOf(q, ctx.actor, query.company),
   );
   const hidden = bookHidden(session);
   const paging = pagingOf(query);
@@ -68,7 +67,9 @@ export async function allItems(ctx: UseCaseContext, query: AllItemsQuery) {
   };
 }
 
-async function activeSessionOf(q: Queryable, company: string): Promise<StocktakeSessionRow | undefined> {
+async function activeSessionOf(q: Queryable, actor: Actor, requestedCompany: string | undefined): Promise<StocktakeSessionRow | undefined> {
+  const company = await companyOfActiveSession(q, actor, requestedCompany);
+  if (company === null) return undefined;
   const [session] = await q
     .select()
     .from(stocktakeSessions)

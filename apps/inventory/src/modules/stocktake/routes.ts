@@ -19,7 +19,7 @@ import {
   AllItemsQuery,
   AllItemsResult,
   ClearResult,
-  CompanyQuery,
+  ActiveSessionQuery,
   DraftListQuery,
   DraftView,
   GenerateMissingResult,
@@ -66,7 +66,7 @@ export function registerStocktakeRoutes(app: InventoryFastify, deps: InventoryDe
     schema: {
       tags,
       summary: '本公司进行中的盘点会话（没有则为 null）；scanned 为已盘物品数（不含 system）',
-      querystring: CompanyQuery,
+      querystring: ActiveSessionQuery,
       response: { 200: Type.Union([ActiveSessionView, Type.Null()]), ...errorResponses },
     },
   }, (request) => activeSession(ctxOf(deps, request), request.query.company));

@@ -4,15 +4,19 @@ import { StockKindSchema } from '../stock/schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const SessionId = Type.Integer({ minimum: 1, maximum: 2147483647, description: '盘点会话 id' });
-const Company = Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效（且必须指定）' }));
+const Company = Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效；不传为全部公司' }));
+/** "The" active session's company (companyOfActiveSession). */
+const ActiveSessionCompany = Type.Optional(
+  Type.String({ maxLength: 64, description: '仅跨公司账号有效；不传时取唯一有进行中盘点的公司，多个公司都有则必须指定' }),
+);
 const Remark = Type.String({ maxLength: 1000 });
 /** Numbers of a book quantity: null while a blind session is active (spec 4.6 rule 3), shown as '—'. */
 const HiddenQuantity = Nullable(Type.Number());
 
 export const StocktakeModeSchema = Type.Union([Type.Literal('blind'), Type.Literal('open')], { description: 'blind 盲盘, open 明盘' });
 
-export const CompanyQuery = Type.Object({ company: Company });
-export type CompanyQuery = Static<typeof CompanyQuery>;
+export const ActiveSessionQuery = Type.Object({ company: ActiveSessionCompany });
+export type ActiveSessionQuery = Static<typeof ActiveSessionQuery>;
 
 export const StartSessionBody = Type.Object({
   mode: StocktakeModeSchema,
@@ -149,7 +153,7 @@ export const MergedListResult = Type.Object({
   limit: Type.Integer(),
 });
 
-export const AllItemsQuery = Type.Object({ ...PageQuery, session_id: Type.Optional(SessionId), company: Company });
+export const AllItemsQuery = Type.Object({ ...PageQuery, session_id: Type.Optional(SessionId), company: ActiveSessionCompany });
 export type AllItemsQuery = Static<typeof AllItemsQuery>;
 
 export const AllItemsResult = Type.Object({

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { AppError, companyCondition, notFound, scopeAllows, type CompanyScope, type Queryable, type Tx } from '@wms/platform';
+import { AppError, companyCondition, isCrossDomain, notFound, scopeAllows, type Actor, type CompanyScope, type Queryable, type Tx } from '@wms/platform';
 import { stocktakeSessions, type StocktakeSessionRow } from '../../db/schema/index.js';
+import { companyForRead } from '../identity/company-rules.js';
 import type { SessionView } from './schemas.js';
 
 const SESSION = '盘点会话';
@@ -20,6 +21,25 @@ export async function readSessionUnlessForeign(q: Queryable, scope: CompanyScope
   const [session] = await q.select().from(stocktakeSessions).where(eq(stocktakeSessions.id, id));
   if (session && !scopeAllows(scope, session.companyName)) throw notFound(SESSION);
   return session;
+}
+
+/**
+ * Whose active session "the" active session is (active-session, all-items without session_id): the caller's
+ * company, or the one a cross-domain caller names. A cross-domain caller who names none sees every company
+ * (spec 2.1), so gets the one company with an active session, null when no company has one, and 400
+ * COMPANY_REQUIRED only when several have one (which is "the" one is then theirs to say).
+ */
+export async function companyOfActiveSession(q: Queryable, actor: Actor, requested: string | undefined): Promise<string | null> {
+  if (!isCrossDomain(actor) || requested?.trim()) return companyForRead(actor, requested);
+  const active = await q
+    .selectDistinct({ company: stocktakeSessions.companyName })
+    .from(stocktakeSessions)
+    .where(eq(stocktakeSessions.status, 'active'))
+    .limit(2);
+  if (active.length > 1) {
+    throw new AppError('COMPANY_REQUIRED', '多个公司都有进行中的盘点，跨公司账号须用 company 参数指定公司', { field: 'company' });
+  }
+  return active[0]?.company ?? null;
 }
 
 export async function requireSession(q: Queryable, scope: CompanyScope, id: number): Promise<StocktakeSessionRow> {
