@@ -22,6 +22,14 @@ describe('login and tokens', () => {
     expect(JSON.stringify(body)).not.toMatch(/password|scrypt/);
   });
 
+  it('signs an HS256 token for 12 hours with sub, role, company_name, name and the inventory audience (contract §3)', async () => {
+    const user = await t.user('SALES', 'ALPHA', { name: '令牌用户' });
+    const [header, payload] = user.token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as Record<string, unknown>);
+    expect(header).toMatchObject({ alg: 'HS256' });
+    expect(payload).toMatchObject({ sub: String(user.id), role: 'SALES', company_name: 'ALPHA', name: '令牌用户', aud: 'inventory' });
+    expect(Number(payload!.exp) - Number(payload!.iat)).toBe(12 * 3600);
+  });
+
   it('refuses a wrong password and an unknown user with the same 401', async () => {
     const wrong = await t.login(ADMIN.username, 'nope-nope');
     const unknown = await t.login('nobody', 'nope-nope');

@@ -20,6 +20,24 @@ describe('role permissions and the bridge', () => {
     expect(supervisor.permissions.some((code: string) => code.startsWith('system_user') || code.startsWith('system_permission'))).toBe(false);
   });
 
+  it('serves the default grants of WAREHOUSE_MGR, INBOUND and OUTBOUND exactly as contract §3 lists them', async () => {
+    const grants = async (role: string) => (await t.request('GET', `/api/v1/permissions/role/${role}`, { token: t.adminToken })).json().permissions;
+    expect(await grants('WAREHOUSE_MGR')).toEqual([
+      'material_list:*', 'bom_manage:*', 'inbound_buy', 'inbound_stock:operation', 'inbound_purchase:*', 'outbound_approval',
+      'outbound_create:operation', 'outbound_selection', 'outbound_return', 'defective_list', 'defective_restock', 'defective_scrap',
+      'stock_change_status', 'op_borrow_apply', 'op_borrow_approval', 'op_borrow_dispatch', 'op_return:operation',
+      'scrap_create:operation', 'scrap_list', 'scrap_list:loss_amount', 'inventory_stocktake:operation', 'system_audit',
+    ].sort());
+    expect(await grants('INBOUND')).toEqual([
+      'material_list:operation', 'inbound_buy', 'inbound_stock:operation', 'inventory_stocktake:operation', 'op_borrow_apply',
+      'op_return:operation', 'scrap_apply',
+    ].sort());
+    expect(await grants('OUTBOUND')).toEqual([
+      'outbound_selection', 'outbound_create:operation', 'outbound_return', 'op_borrow_apply', 'op_borrow_dispatch',
+      'op_return:operation', 'inventory_stocktake:operation', 'scrap_apply',
+    ].sort());
+  });
+
   it('lets any caller read its own role, and only system_permission read others', async () => {
     const sales = await t.user('SALES', 'ALPHA');
     expect((await t.request('GET', '/api/v1/permissions/role/SALES', { token: sales.token })).statusCode).toBe(200);

@@ -152,6 +152,16 @@ describe('material master data', () => {
       expect(new Set(ids).size).toBe(4);
     });
 
+    it('pages 20 by default and caps the limit at 200 (contract §2)', async () => {
+      for (let i = 0; i < 21; i += 1) await create(alphaMgr.token, { name: `PAGE-DEFAULT ${i}`, category: 'PAGING' });
+      const first = (await t.request('GET', `${BASE}?category=PAGING`, { token: alphaMgr.token })).json();
+      expect(first).toMatchObject({ total: 21, page: 1, limit: 20 });
+      expect(first.items).toHaveLength(20);
+      const capped = (await t.request('GET', `${BASE}?category=PAGING&limit=500`, { token: alphaMgr.token })).json();
+      expect(capped).toMatchObject({ total: 21, page: 1, limit: 200 });
+      expect(capped.items).toHaveLength(21);
+    });
+
     it('matches the keyword case-insensitively on name, spec_model and category', async () => {
       const byName = (await t.request('GET', `${BASE}?keyword=RESISTOR`, { token: alphaMgr.token })).json();
       expect(byName.total).toBe(4);
