@@ -42,6 +42,19 @@ describe('scan drafts', () => {
     expect((await get(keeper, 'biz_type=outbound&request_id=12')).json().items).toEqual([deep]);
   });
 
+  it('keep every other display field of a line as sent (a snapshot), refusing only objects, arrays and long text', async () => {
+    const shown = { ...line('E', 1), scanned_qty: 2, material_code: 'M-9', checked: true, note: null };
+    const saved = await save(keeper, { biz_type: 'outbound', request_id: 13, items: [shown] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().draft.items).toEqual([shown]);
+    expect((await get(keeper, 'biz_type=outbound&request_id=13')).json().items).toEqual([shown]);
+    for (const odd of [{ nested: { a: 1 } }, { list: [1] }, { note: 'x'.repeat(501) }]) {
+      const refused = await save(keeper, { biz_type: 'outbound', request_id: 13, items: [{ ...line('E', 1), ...odd }] });
+      expect(refused.statusCode, JSON.stringify(odd)).toBe(400);
+    }
+    expect((await get(keeper, 'biz_type=outbound&request_id=13')).json().items).toEqual([shown]);
+  });
+
   it('take the owner from the token, never from the body', async () => {
     await save(other, { biz_type: 'borrow', request_id: 5, user_id: keeper.id, items: [line('X', 1)] });
     expect((await get(keeper, 'biz_type=borrow&request_id=5')).json()).toBeNull();

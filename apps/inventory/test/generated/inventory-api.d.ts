@@ -22946,7 +22946,7 @@ export interface operations {
                         user_id: number;
                         biz_type: string;
                         request_id: number | string;
-                        items: {
+                        items: ({
                             barcode?: string | null;
                             sku?: string | null;
                             stock_id?: number | null;
@@ -22965,7 +22965,9 @@ export interface operations {
                             scanned_quantity?: number;
                             requested_quantity?: number;
                             remark?: string | null;
-                        }[];
+                        } & {
+                            [key: string]: string | number | boolean | null;
+                        })[];
                         updated_at: string;
                     } | null;
                 };
@@ -23057,7 +23059,7 @@ export interface operations {
                     /** @description 申请 id（数字）或盘点会话 session_id */
                     request_id: number | string;
                     /** @description 整单覆盖; 空数组删除草稿 */
-                    items: {
+                    items: ({
                         barcode?: string | null;
                         sku?: string | null;
                         stock_id?: number | null;
@@ -23076,7 +23078,9 @@ export interface operations {
                         scanned_quantity?: number;
                         requested_quantity?: number;
                         remark?: string | null;
-                    }[];
+                    } & {
+                        [key: string]: string | number | boolean | null;
+                    })[];
                 };
             };
         };
@@ -23095,7 +23099,7 @@ export interface operations {
                             user_id: number;
                             biz_type: string;
                             request_id: number | string;
-                            items: {
+                            items: ({
                                 barcode?: string | null;
                                 sku?: string | null;
                                 stock_id?: number | null;
@@ -23114,7 +23118,9 @@ export interface operations {
                                 scanned_quantity?: number;
                                 requested_quantity?: number;
                                 remark?: string | null;
-                            }[];
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
                             updated_at: string;
                         } | null;
                     };

@@ -15,6 +15,13 @@ const RequestId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLen
 const Text = (maxLength = 200) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 const Id = Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]));
 
+/**
+ * Any other display field of a line (spec 2.11: the snapshot includes display fields such as …): kept as sent
+ * when it is a short scalar, so a handheld gets back whatever it showed. A pattern, not additionalProperties:
+ * the platform drops additional properties before validation.
+ */
+const OtherDisplayFields = { '^.*$': Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean(), Type.Null()]) };
+
 /** One scanned line with the display fields the handheld shows again when the draft is reopened. */
 export const DraftItem = Type.Object({
   barcode: Text(128),
@@ -35,7 +42,7 @@ export const DraftItem = Type.Object({
   scanned_quantity: Type.Optional(NonNegativeQuantity),
   requested_quantity: Type.Optional(NonNegativeQuantity),
   remark: Text(500),
-});
+}, { patternProperties: OtherDisplayFields });
 export type DraftItem = Static<typeof DraftItem>;
 
 export const DraftKeyQuery = Type.Object({
