@@ -244,6 +244,16 @@ describe('import files that are refused', () => {
     const preview = await t.request('POST', `${IMPORT}/preview`, { token: w.mgr.token, body: untyped.body, headers: untyped.headers });
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json()).toMatchObject({ type: 'material', mode: 'create', executed: false, total: 1 });
+    // type and mode may come in the query string; a form field of the same name wins
+    const fileOnly = multipartBody({}, { filename: 'a.xlsx', data: file });
+    const queried = await t.request('POST', `${IMPORT}/preview?type=material&mode=update`, { token: w.mgr.token, body: fileOnly.body, headers: fileOnly.headers });
+    expect(queried.statusCode, queried.body).toBe(200);
+    expect(queried.json()).toMatchObject({ type: 'material', mode: 'update', executed: false });
+    const formWins = await t.request('POST', `${IMPORT}/preview?mode=update`, { token: w.mgr.token, body: untyped.body, headers: untyped.headers });
+    expect(formWins.json()).toMatchObject({ mode: 'create' });
+    const badQuery = await t.request('POST', `${IMPORT}/preview?type=stock`, { token: w.mgr.token, body: untyped.body, headers: untyped.headers });
+    expect(badQuery.statusCode).toBe(400);
+    expect(badQuery.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'type' });
     const json = await t.request('POST', `${IMPORT}/execute`, { token: w.mgr.token, body: { type: 'material', mode: 'create' } });
     expect(json.statusCode).toBe(415);
     expect(json.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });

@@ -7128,7 +7128,12 @@ export interface operations {
     };
     postImportPreview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description material 物料，bom BOM */
+                type?: "material" | "bom";
+                /** @description create 只新建（已存在为 duplicate）；update 已存在则更新（update），不存在则新建 */
+                mode?: "create" | "update";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7287,7 +7292,12 @@ export interface operations {
     };
     postImportExecute: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description material 物料，bom BOM */
+                type?: "material" | "bom";
+                /** @description create 只新建（已存在为 duplicate）；update 已存在则更新（update），不存在则新建 */
+                mode?: "create" | "update";
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, ErrorBody, errorResponses, readUpload, XLSX_MIME } from '@wms/platform';
+import { API_PREFIX, attachmentHeader, ErrorBody, errorResponses, readUpload, XLSX_MIME, type Upload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { executeImport, importTemplate, previewImport } from './import-service.js';
-import { ImportResult, ImportUpload, TemplateQuery } from './schemas.js';
+import { ImportQuery, ImportResult, ImportUpload, TemplateQuery } from './schemas.js';
 
 /** Either write code lets the route run; the use case then checks the one the import type needs. */
 const IMPORTERS = ['material_list:operation', 'bom_manage:operation'];
@@ -11,7 +11,8 @@ const uploadErrors = { ...errorResponses, 413: ErrorBody, 415: ErrorBody };
 
 /**
  * Excel import of materials and BOMs (spec 4.9, contract §7–§8): template, preview (dry run) and execute.
- * The upload is multipart/form-data with the fields file, type and mode.
+ * The upload is multipart/form-data with the fields file, type and mode; type and mode may also be sent
+ * in the query string (a form field of the same name wins).
  */
 export function registerImportRoutes(app: InventoryFastify, deps: InventoryDeps) {
   const tags = ['import'];
@@ -34,18 +35,25 @@ export function registerImportRoutes(app: InventoryFastify, deps: InventoryDeps)
     schema: {
       tags,
       summary: '导入预览（不写入）：逐行给出 success / update / error / duplicate 与说明',
+      querystring: ImportQuery,
       multipart: ImportUpload,
       response: { 200: ImportResult, ...uploadErrors },
     },
-  }, async (request) => previewImport(ctxOf(deps, request), await readUpload(request)));
+  }, async (request) => previewImport(ctxOf(deps, request), withQueryFields(await readUpload(request), request.query)));
 
   app.post(`${BASE}/execute`, {
     config: { permission: IMPORTERS, idempotent: true },
     schema: {
       tags,
       summary: '执行导入：重新校验同一文件，只写入 success 与 update 行，一个事务内完成',
+      querystring: ImportQuery,
       multipart: ImportUpload,
       response: { 200: ImportResult, ...uploadErrors },
     },
-  }, async (request) => executeImport(ctxOf(deps, request), await readUpload(request)));
+  }, async (request) => executeImport(ctxOf(deps, request), withQueryFields(await readUpload(request), request.query)));
+}
+
+function withQueryFields(upload: Upload, query: ImportQuery): Upload {
+  const fromQuery = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as Record<string, string>;
+  return { ...upload, fields: { ...fromQuery, ...upload.fields } };
 }

@@ -14,6 +14,10 @@ export const TemplateQuery = Type.Object({ type: TypeField });
 export const ImportForm = Type.Object({ type: Type.Optional(TypeField), mode: ModeField });
 export type ImportForm = Static<typeof ImportForm>;
 
+/** type and mode may come in the query string too; a form field of the same name wins. */
+export const ImportQuery = Type.Object({ type: Type.Optional(TypeField), mode: Type.Optional(ModeField) });
+export type ImportQuery = Static<typeof ImportQuery>;
+
 /** The upload form as OpenAPI describes it. */
 export const ImportUpload = Type.Object({
   file: Type.String({ format: 'binary', description: 'xlsx 文件（最多 20 MB，解压后最多 50 MB，最多 10000 行数据）' }),
