@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createMaterial, queryRows } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
-import { useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
+import { materialWithStock, submitOk, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 
 let t: TestInventory;
 let w: OutboundWorld;
@@ -73,6 +73,28 @@ describe('NUL characters', () => {
     const scan = await t.request('GET', '/api/v1/inbound/stock/scan?barcode=A%00B', { token: w.mgr.token });
     expect(scan.statusCode).toBe(400);
     expect(scan.json().field).toBe('barcode');
+  });
+});
+
+describe('an empty body sent as JSON', () => {
+  const json = { 'content-type': 'application/json' };
+
+  it('is no body: a call without one runs, a call that needs one answers its validation error', async () => {
+    const { material } = await materialWithStock(t, 'ALPHA', [5]);
+    const request = await submitOk(t, w.sales.token, [{ base_id: material.id, quantity: 1 }]);
+    const approved = await t.request('POST', `/api/v1/outbound/request/${request.id}/approve`, { token: w.mgr.token, body: '', headers: json });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().status).toBe(1);
+
+    const before = await materialCount();
+    const created = await t.request('POST', '/api/v1/inbound/base', { token: w.mgr.token, body: '', headers: json });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().code).toBe('VALIDATION_FAILED');
+    expect(await materialCount()).toBe(before);
+
+    const malformed = await t.request('POST', '/api/v1/inbound/base', { token: w.mgr.token, body: '{"name":', headers: json });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: '请求体不是合法的 JSON' });
   });
 });
 

@@ -34,6 +34,7 @@ export async function createServiceApp(options: ServiceAppOptions) {
   app.setValidatorCompiler(createValidatorCompiler());
   // JSON in (contract §2): Fastify's plain-text parser would hand a JSON schema a string; without it such a body is 415
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJsonBody(app);
   installErrorHandling(app, options);
   // registered before the guards' own preHandler hooks, so a NUL never reaches a lock or a handler
   app.addHook('preHandler', refuseNulCharacters);
@@ -56,6 +57,21 @@ export async function createServiceApp(options: ServiceAppOptions) {
     },
   );
   return app;
+}
+
+/**
+ * An empty body sent as application/json is no body: clients that put the JSON content type on every call
+ * (approve, reject, execute have no body) are not refused for it. A route that needs a body still answers its
+ * validation error. Everything else goes to Fastify's own JSON parser (prototype poisoning refused as before).
+ */
+function acceptEmptyJsonBody(app: FastifyInstance) {
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
 }
 
 function installErrorHandling(app: FastifyInstance, options: ServiceAppOptions) {
