@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
+import { IDEMPOTENCY_TTL_MS, idempotencyKeyFor } from '@wms/platform';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from './fixtures.js';
 import { buildTestInventory, type TestInventory } from './helpers.js';
@@ -254,6 +255,24 @@ describe('POST /internal/scrap/production', () => {
     expect(tooMany.json().code).toBe('QUANTITY_EXCEEDS');
     expect((await produce({ track_ref: 'T-NONE', outbound_id: 99999999, quantity: 1, reason: 'x' })).statusCode).toBe(404);
     expect({ ...(await scrapCounts(t)), ...(await returnTableCounts(t)) }).toEqual(before);
+  });
+
+  it('holds the idempotency lock like every request submission (contract §8): a repeat while one runs is 409 LOCK_HELD and writes nothing', async () => {
+    const { rows } = await materialWithStock(t, 'ALPHA', [10]);
+    const line = await shipFromRow(w, rows[0]!, 4);
+    const body = { track_ref: `TR-LOCK-${Date.now()}`, outbound_id: line.id, quantity: 1, reason: '锁' };
+    const key = idempotencyKeyFor('anonymous', 'POST', '/api/v1/internal/scrap/production', body);
+    const held = await t.service.deps.locks.acquire(key, IDEMPOTENCY_TTL_MS);
+    const before = { ...(await scrapCounts(t)), ...(await returnTableCounts(t)) };
+    try {
+      const repeat = await produce(body);
+      expect(repeat.statusCode).toBe(409);
+      expect(repeat.json().code).toBe('LOCK_HELD');
+      expect({ ...(await scrapCounts(t)), ...(await returnTableCounts(t)) }).toEqual(before);
+    } finally {
+      await t.service.deps.locks.release(key, (held as { token: string }).token);
+    }
+    await ok(await produce(body), 201);
   });
 
   it('answers 401 without or with a wrong X-API-Key and 503 while the key setting is empty', async () => {

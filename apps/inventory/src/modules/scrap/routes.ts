@@ -93,7 +93,7 @@ function registerSubmissionRoutes(app: InventoryFastify, deps: InventoryDeps) {
   );
 
   app.post(`${API_PREFIX}/internal/scrap/production`, {
-    config: { apiKey: () => deps.config.internalApiKey },
+    config: { apiKey: () => deps.config.internalApiKey, idempotent: true },
     schema: {
       tags: [...tags, 'internal'],
       summary: '生产报废（内部接口，X-API-Key）：将出库物品按不良品退回，并在同一事务中对暂存数量提交报废申请',
