@@ -377,7 +377,7 @@ describe('GET /audit/modules and /audit/labels', () => {
     expect(labels.enumLabels.byModule['出库管理'].status['3']).toBe('已出库');
     expect(labels.enumLabels.byModule['报废管理'].status['3']).toBe('已执行');
     expect(labels.enumLabels.byModule['采购入库'].status['3']).toBe('已完成');
-    expect(labels.enumLabels.byModule['借用管理'].status['3']).toBe('已发放');
+    expect(labels.enumLabels.byModule['借用管理'].status['3']).toBe('已借出');
     expect(labels.enumLabels.byField.status['1']).toBe('已审批');
     expect(labels.idReferences['系统管理'].parent_id).toBe('menu');
     expect(labels.idReferences['BOM管理'].parent_id).toBe('material');

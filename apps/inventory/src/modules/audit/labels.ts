@@ -1,3 +1,7 @@
+import { STATUS_LABELS as BORROW_STATUS_LABELS } from '../borrow/request-status.js';
+import { STATUS_LABELS as OUTBOUND_STATUS_LABELS } from '../outbound/request-status.js';
+import { PURCHASE_STATUS_LABELS } from '../purchase/purchase-status.js';
+import { STATUS_LABELS as SCRAP_STATUS_LABELS } from '../scrap/request-status.js';
 import { INBOUND_GROUP, INBOUND_GROUP_MEMBERS, MODULE_DISPLAY } from './modules.js';
 
 /**
@@ -38,22 +42,24 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   credentials: '凭据', id: 'ID', created_at: '创建时间', updated_at: '更新时间', target_id: '对象ID', module_name: '模块',
 };
 
-/** Request status values (contract §4): the same number means a different state per module. */
+/**
+ * Request status values (contract §4): the same number means a different state per module, labelled as the
+ * module's own answers label it (status_label), so the audit view and the request say the same word.
+ */
 const REQUEST_STATUS_BASE = { 0: '待审批', 1: '已审批', 2: '已驳回' } as const;
-const PURCHASE_STATUS = { ...REQUEST_STATUS_BASE, 3: '已完成', 4: '已完结' };
 
 export const ENUM_LABELS_BY_MODULE: Readonly<Record<string, Record<string, Record<string, string>>>> = {
-  出库管理: { status: { ...REQUEST_STATUS_BASE, 3: '已出库', 4: '已完结' } },
+  出库管理: { status: OUTBOUND_STATUS_LABELS },
   借用管理: {
     status: {
-      ...REQUEST_STATUS_BASE, 3: '已发放', 4: '已完结',
+      ...BORROW_STATUS_LABELS,
       borrowed: '借用中', returned: '已归还', scrapped: '已报废', PENDING: '待接收', ACCEPTED: '已接收', REJECTED: '已拒绝',
     },
   },
-  报废管理: { status: { ...REQUEST_STATUS_BASE, 3: '已执行', 4: '已撤回' }, mode: { scan: '扫码执行', auto: '自动执行' } },
-  采购入库: { status: PURCHASE_STATUS },
-  采购管理: { status: PURCHASE_STATUS },
-  purchase_request: { status: PURCHASE_STATUS },
+  报废管理: { status: SCRAP_STATUS_LABELS, mode: { scan: '扫码执行', auto: '自动执行' } },
+  采购入库: { status: PURCHASE_STATUS_LABELS },
+  采购管理: { status: PURCHASE_STATUS_LABELS },
+  purchase_request: { status: PURCHASE_STATUS_LABELS },
   库存盘点: {
     status: { active: '进行中', finished: '已结束' },
     mode: { blind: '盲盘', open: '明盘' },

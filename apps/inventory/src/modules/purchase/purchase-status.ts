@@ -2,8 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { AppError, type Tx } from '@wms/platform';
 import { PURCHASE_STATUS, purchaseRequests, type PurchaseRequestRow, type PurchaseStatus } from '../../db/schema/index.js';
 
-const LABELS: Record<PurchaseStatus, string> = { 0: '待审批', 1: '已审批', 2: '已驳回', 3: '已完成', 4: '已完结' };
-export const purchaseStatusLabel = (status: number) => LABELS[status as PurchaseStatus] ?? String(status);
+/** Display labels of the purchase request status (contract §4; also the audit enum labels). */
+export const PURCHASE_STATUS_LABELS: Record<PurchaseStatus, string> = { 0: '待审批', 1: '已审批', 2: '已驳回', 3: '已完成', 4: '已完结' };
+export const purchaseStatusLabel = (status: number) => PURCHASE_STATUS_LABELS[status as PurchaseStatus] ?? String(status);
 
 /** The decisions a purchaser takes (PATCH …/approve, batch-approve); anything else is 400. */
 export const PURCHASE_DECISIONS = ['approve', 'reject', 'close'] as const;
