@@ -27,6 +27,7 @@ import { registerMailOutboxRoutes } from './modules/notifications/mail-outbox-ro
 import { installMailer } from './modules/notifications/mailer.js';
 import { registerIntegrationRoutes } from './modules/integrations/routes.js';
 import { installOutboxDispatcher, type DispatcherOptions } from './modules/integrations/install-dispatcher.js';
+import { installLedgerReconcileJob } from './modules/stock/ledger-reconcile.js';
 
 export const INVENTORY_MIGRATIONS = fileURLToPath(new URL('./db/migrations', import.meta.url));
 export const INVENTORY_AUDIENCE = 'inventory';
@@ -87,6 +88,7 @@ export async function buildInventoryApp(config: InventoryConfig, options: BuildO
       installMailer(app, deps);
       registerIntegrationRoutes(app, deps);
       installOutboxDispatcher(app, deps, options.dispatcher);
+      installLedgerReconcileJob(app, deps.database);
       return deps;
     },
   });

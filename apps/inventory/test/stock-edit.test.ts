@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcileAndLog } from '../src/modules/stock/ledger-reconcile.js';
 import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
 import {
   createMaterial,
@@ -268,6 +269,66 @@ describe('stock rows: update, delete, change-status', () => {
       expect(refused.map((response) => response.json().code)).toEqual(['QUANTITY_BELOW_RESERVED']);
       const final = await read(row.id);
       expect(final.stock_quantity - final.available_quantity).toBe(3);
+    });
+  });
+
+  describe('GET /inbound/stock/reconcile (contract §8: the ledger identity, checked by a reconcile job)', () => {
+    const reconcile = (token = t.adminToken, query = '') => t.request('GET', `${STOCK}/reconcile${query}`, { token });
+    const listed = (body: { mismatches: Array<{ id: number }> }, id: number) => body.mismatches.find((row) => row.id === id);
+
+    it('lists a row whose available differs from stock − open reservations − borrowed, and not a row held by a real reservation', async () => {
+      const broken = await newRow();
+      await holdQuantityDirectly(t, broken.id, 3); // held outside any request: the books no longer add up
+      const reserved = await newRow({ in_quantity: 1000 });
+      const submitted = await t.request('POST', '/api/v1/outbound/request', {
+        token: manager.token,
+        body: { outbound_type: 'USE', items: [{ base_id: material.id, quantity: 4 }], remark: '对账' },
+      });
+      expect(submitted.statusCode, submitted.body).toBe(201);
+      expect((await read(reserved.id)).available_quantity).toBe(996);
+
+      const response = await reconcile();
+      expect(response.statusCode, response.body).toBe(200);
+      const report = response.json();
+      expect(report.ok).toBe(false);
+      expect(listed(report, broken.id)).toEqual({
+        id: broken.id,
+        sku: broken.sku,
+        source_table: 'stock_buy',
+        base_id: material.id,
+        company_name: 'ALPHA',
+        status: '在库',
+        stock_quantity: 10,
+        available_quantity: 7,
+        held_quantity: 0,
+        expected_available_quantity: 10,
+      });
+      expect(listed(report, reserved.id)).toBeUndefined();
+      expect(report.stale_reservations).toEqual([]);
+      expect((await t.request('GET', `/api/v1/stock/reconcile`, { token: t.adminToken })).json().mismatches).toEqual(report.mismatches);
+    });
+
+    it('narrows to one company and is for SUPER_ADMIN only', async () => {
+      const broken = await newRow();
+      await holdQuantityDirectly(t, broken.id, 1);
+      expect(listed((await reconcile(t.adminToken, '?company=ALPHA')).json(), broken.id)).toBeDefined();
+      expect((await reconcile(t.adminToken, '?company=BETA')).json().mismatches).toEqual([]);
+      const forbidden = await reconcile(manager.token);
+      expect(forbidden.statusCode).toBe(403);
+      expect(forbidden.json().code).toBe('FORBIDDEN');
+      expect((await t.request('GET', `${STOCK}/reconcile`)).statusCode).toBe(401);
+    });
+
+    it('is what the background job runs: a broken identity is logged as an error naming the rows', async () => {
+      const broken = await newRow();
+      await holdQuantityDirectly(t, broken.id, 2);
+      const logged: Array<{ details: { mismatches: Array<{ id: number }> }; msg: string }> = [];
+      const log = { error: (details: never, msg: string) => logged.push({ details, msg }), warn: () => undefined };
+      const report = await reconcileAndLog(t.service.deps.database, log as never);
+      expect(report?.ok).toBe(false);
+      expect(logged).toHaveLength(1);
+      expect(logged[0]!.msg).toContain('库存账不平');
+      expect(logged[0]!.details.mismatches.map((row) => row.id)).toContain(broken.id);
     });
   });
 });

@@ -684,6 +684,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inbound/stock/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 库存对账：核对每行 可用数量 = 库存 − 未结申请预留 − 借出未还（仅超级管理员；后台任务每小时核对一次并记录错误日志） */
+        get: operations["getInboundStockReconcile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stock/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 库存对账：核对每行 可用数量 = 库存 − 未结申请预留 − 借出未还（仅超级管理员；后台任务每小时核对一次并记录错误日志） */
+        get: operations["getStockReconcile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inbound/stock/{id}": {
         parameters: {
             query?: never;
@@ -8477,6 +8511,240 @@ export interface operations {
                         remark: string | null;
                         created_at: string;
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInboundStockReconcile: {
+        parameters: {
+            query?: {
+                /** @description 只核对该公司的库存行（跨公司账号） */
+                company?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checked_at: string;
+                        /** @description 没有不平的库存行，也没有仍占用预留的已结束申请 */
+                        ok: boolean;
+                        /** @description 可用数量 ≠ 库存 − 预留 − 借出的库存行 */
+                        mismatches: {
+                            id: number;
+                            sku: string;
+                            source_table: string;
+                            base_id: number;
+                            company_name: string;
+                            status: string;
+                            stock_quantity: number;
+                            available_quantity: number;
+                            /** @description 未结申请（状态 0、1）的预留 + 借出未还 */
+                            held_quantity: number;
+                            /** @description stock_quantity − held_quantity */
+                            expected_available_quantity: number;
+                        }[];
+                        /** @description 已不在状态 0、1 却仍标记预留的申请（仅在全部公司范围内核对） */
+                        stale_reservations: {
+                            biz_type: string;
+                            id: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getStockReconcile: {
+        parameters: {
+            query?: {
+                /** @description 只核对该公司的库存行（跨公司账号） */
+                company?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checked_at: string;
+                        /** @description 没有不平的库存行，也没有仍占用预留的已结束申请 */
+                        ok: boolean;
+                        /** @description 可用数量 ≠ 库存 − 预留 − 借出的库存行 */
+                        mismatches: {
+                            id: number;
+                            sku: string;
+                            source_table: string;
+                            base_id: number;
+                            company_name: string;
+                            status: string;
+                            stock_quantity: number;
+                            available_quantity: number;
+                            /** @description 未结申请（状态 0、1）的预留 + 借出未还 */
+                            held_quantity: number;
+                            /** @description stock_quantity − held_quantity */
+                            expected_available_quantity: number;
+                        }[];
+                        /** @description 已不在状态 0、1 却仍标记预留的申请（仅在全部公司范围内核对） */
+                        stale_reservations: {
+                            biz_type: string;
+                            id: number;
+                        }[];
                     };
                 };
             };

@@ -2,6 +2,8 @@ import { errorResponses, IdParams, PageOf } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import {
   ChangeStatusBody,
+  LedgerReconcileView,
+  ReconcileQuery,
   ScanQuery,
   StockInBody,
   StockListQuery,
@@ -9,6 +11,7 @@ import {
   StockRowView,
   UpdateStockBody,
 } from './schemas.js';
+import { reconcileStockLedgerNow } from './ledger-reconcile.js';
 import { registerStockMoveRoutes } from './move-routes.js';
 import { deleteStockRow } from './stock-delete-service.js';
 import { stockIn } from './stock-in-service.js';
@@ -19,6 +22,8 @@ import { changeStockStatus } from './stock-status-service.js';
 import { updateStockRow } from './stock-update-service.js';
 
 const STOCK_WRITE = 'inbound_stock:operation';
+/** A code no role is granted (role grants accept catalog codes only): SUPER_ADMIN passes every code. */
+const SUPER_ADMIN_ONLY = 'super_admin_only';
 const PRICE_NOTE = 'unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。';
 
 /** Stock rows of all three kinds (spec 2.2, 4.2; contract §4). Reading needs only a login (contract §3). */
@@ -62,6 +67,19 @@ export function registerStockRoutes(app: InventoryFastify, deps: InventoryDeps) 
         response: { 200: StockRowView, ...errorResponses },
       },
     }, (request) => scanStockRow(ctxOf(deps, request), request.query.barcode)),
+  );
+
+  // Contract §8: the ledger identity is checked by a reconcile job (installLedgerReconcileJob); this runs it on demand.
+  inBothStockGroups('/reconcile', (path) =>
+    app.get(path, {
+      config: { permission: SUPER_ADMIN_ONLY },
+      schema: {
+        tags,
+        summary: '库存对账：核对每行 可用数量 = 库存 − 未结申请预留 − 借出未还（仅超级管理员；后台任务每小时核对一次并记录错误日志）',
+        querystring: ReconcileQuery,
+        response: { 200: LedgerReconcileView, ...errorResponses },
+      },
+    }, (request) => reconcileStockLedgerNow(ctxOf(deps, request), request.query.company)),
   );
 
   inBothStockGroups('/:id', (path) => {

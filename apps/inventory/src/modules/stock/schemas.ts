@@ -105,3 +105,30 @@ export type StockListQuery = Static<typeof StockListQuery>;
 export const ScanQuery = Type.Object({ barcode: Type.String({ minLength: 1, maxLength: 128 }) });
 export type ScanQuery = Static<typeof ScanQuery>;
 
+export const ReconcileQuery = Type.Object({
+  company: Type.Optional(Type.String({ maxLength: 64, description: '只核对该公司的库存行（跨公司账号）' })),
+});
+export type ReconcileQuery = Static<typeof ReconcileQuery>;
+
+export const LedgerReconcileView = Type.Object({
+  checked_at: Type.String(),
+  ok: Type.Boolean({ description: '没有不平的库存行，也没有仍占用预留的已结束申请' }),
+  mismatches: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      sku: Type.String(),
+      source_table: Type.String(),
+      base_id: Type.Integer(),
+      company_name: Type.String(),
+      status: Type.String(),
+      stock_quantity: Type.Number(),
+      available_quantity: Type.Number(),
+      held_quantity: Type.Number({ description: '未结申请（状态 0、1）的预留 + 借出未还' }),
+      expected_available_quantity: Type.Number({ description: 'stock_quantity − held_quantity' }),
+    }),
+    { description: '可用数量 ≠ 库存 − 预留 − 借出的库存行' },
+  ),
+  stale_reservations: Type.Array(Type.Object({ biz_type: Type.String(), id: Type.Integer() }), {
+    description: '已不在状态 0、1 却仍标记预留的申请（仅在全部公司范围内核对）',
+  }),
+});

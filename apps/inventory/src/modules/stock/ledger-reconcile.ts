@@ -1,0 +1,159 @@
+import { sql } from 'drizzle-orm';
+import { companyCondition, Decimal, toQuantityOrZero, type CompanyScope, type Database, type Queryable, type UseCaseContext } from '@wms/platform';
+import type { FastifyBaseLogger } from 'fastify';
+import { BORROW_STATUS, materials, OUTBOUND_STATUS, SCRAP_STATUS, STOCK_KINDS } from '../../db/schema/index.js';
+
+/** How often the background job checks the ledger identity. */
+export const LEDGER_RECONCILE_INTERVAL_MS = 60 * 60_000;
+
+/** The reserving statuses of each stock-holding request (contract §4: 0 pending, 1 approved). */
+const OPEN_OUTBOUND = sql.raw(`${OUTBOUND_STATUS.pending}, ${OUTBOUND_STATUS.approved}`);
+const OPEN_BORROW = sql.raw(`${BORROW_STATUS.pending}, ${BORROW_STATUS.approved}`);
+const OPEN_SCRAP = sql.raw(`${SCRAP_STATUS.pending}, ${SCRAP_STATUS.approved}`);
+const STOCK_SOURCES = sql.raw(STOCK_KINDS.map((kind) => `'${kind}'`).join(', '));
+
+/**
+ * What holds stock out of a row's available quantity (contract §8 "Stock"), as (stock_id, quantity):
+ * reserved lines of outbound, borrow and scrap requests in status 0 or 1 (scrap: stock-row lines only),
+ * and borrowed, not returned quantity.
+ */
+const OPEN_HOLDS = sql`
+  select (line->>'stock_id')::int as stock_id, (line->>'quantity')::numeric as quantity
+    from outbound_requests r cross join lateral jsonb_array_elements(r.items_json) line
+   where r.status in (${OPEN_OUTBOUND}) and (line->>'reserved')::boolean
+  union all
+  select (line->>'stock_id')::int, (line->>'quantity')::numeric
+    from borrow_requests r cross join lateral jsonb_array_elements(r.items_json) line
+   where r.status in (${OPEN_BORROW}) and (line->>'reserved')::boolean
+  union all
+  select b.stock_id, b.quantity - b.returned_quantity from trans_borrow b where b.status = 'borrowed'
+  union all
+  select (line->>'stock_id')::int, (line->>'quantity')::numeric
+    from scrap_requests r cross join lateral jsonb_array_elements(r.items_json) line
+   where r.status in (${OPEN_SCRAP}) and (line->>'reserved')::boolean and line->>'source_table' in (${STOCK_SOURCES})`;
+
+/** Requests that still claim a reservation although they no longer hold one (a leak). */
+const STALE_RESERVATIONS = sql`
+  select distinct 'outbound' as biz_type, r.id
+    from outbound_requests r cross join lateral jsonb_array_elements(r.items_json) line
+   where r.status not in (${OPEN_OUTBOUND}) and (line->>'reserved')::boolean
+  union
+  select distinct 'borrow', r.id
+    from borrow_requests r cross join lateral jsonb_array_elements(r.items_json) line
+   where r.status not in (${OPEN_BORROW}) and (line->>'reserved')::boolean
+  union
+  select distinct 'scrap', r.id
+    from scrap_requests r cross join lateral jsonb_array_elements(r.items_json) line
+   where (line->>'reserved')::boolean and (r.status not in (${OPEN_SCRAP}) or line->>'source_table' not in (${STOCK_SOURCES}))`;
+
+export interface LedgerMismatch {
+  id: number;
+  sku: string;
+  source_table: string;
+  base_id: number;
+  company_name: string;
+  status: string;
+  stock_quantity: number;
+  available_quantity: number;
+  held_quantity: number;
+  /** stock_quantity − held_quantity: what available_quantity should be. */
+  expected_available_quantity: number;
+}
+
+export interface LedgerReconcileReport {
+  checked_at: string;
+  ok: boolean;
+  mismatches: LedgerMismatch[];
+  stale_reservations: { biz_type: string; id: number }[];
+}
+
+interface MismatchRecord {
+  id: number;
+  sku: string;
+  source_table: string;
+  base_id: number;
+  company_name: string;
+  status: string;
+  stock_quantity: string;
+  available_quantity: string;
+  held: string;
+}
+
+/**
+ * The ledger identity of contract §8, checked for every stock row of the scope: available_quantity =
+ * stock_quantity − open reservations − borrowed and not returned. Rows that differ and requests that
+ * claim a reservation they no longer hold are listed; nothing is written.
+ */
+export async function reconcileStockLedger(q: Queryable, scope: CompanyScope, now: Date): Promise<LedgerReconcileReport> {
+  const inScope = companyCondition(scope, materials.companyName) ?? sql`true`;
+  const mismatches = (await q.execute(sql`
+    with holds as (${OPEN_HOLDS}),
+         held as (select stock_id, sum(quantity) as quantity from holds group by stock_id)
+    select s.id, s.sku, s.source_table, s.base_id, ${materials.companyName} as company_name, s.status,
+           s.stock_quantity::text as stock_quantity, s.available_quantity::text as available_quantity,
+           coalesce(h.quantity, 0)::text as held
+      from stock_rows s
+      join ${materials} on ${materials.id} = s.base_id
+      left join held h on h.stock_id = s.id
+     where ${inScope} and s.available_quantity <> s.stock_quantity - coalesce(h.quantity, 0)
+     order by s.id`)) as unknown as { rows: MismatchRecord[] };
+  // A stale claim is a leak whatever company it is of: only a global check lists it.
+  const stale = scope.kind === 'all'
+    ? ((await q.execute(sql`select * from (${STALE_RESERVATIONS}) stale order by biz_type, id`)) as unknown as { rows: { biz_type: string; id: number }[] }).rows
+    : [];
+  const rows = mismatches.rows.map((row) => ({
+    id: row.id,
+    sku: row.sku,
+    source_table: row.source_table,
+    base_id: row.base_id,
+    company_name: row.company_name,
+    status: row.status,
+    stock_quantity: toQuantityOrZero(row.stock_quantity),
+    available_quantity: toQuantityOrZero(row.available_quantity),
+    held_quantity: toQuantityOrZero(row.held),
+    expected_available_quantity: new Decimal(row.stock_quantity).minus(row.held).toNumber(),
+  }));
+  return { checked_at: now.toISOString(), ok: rows.length === 0 && stale.length === 0, mismatches: rows, stale_reservations: stale };
+}
+
+/** GET /inbound/stock/reconcile: the check run now, in the caller's scope (`company` narrows for cross-domain callers). */
+export function reconcileStockLedgerNow(ctx: UseCaseContext, company?: string): Promise<LedgerReconcileReport> {
+  return ctx.read((q) => reconcileStockLedger(q, ctx.scope(company), ctx.now));
+}
+
+/**
+ * The reconcile job (contract §8): once the app is ready, the whole ledger is checked every
+ * LEDGER_RECONCILE_INTERVAL_MS; a broken identity is logged as an error naming the rows. The timer never
+ * keeps the process alive and stops when the app closes.
+ */
+export function installLedgerReconcileJob(
+  app: { addHook(name: 'onReady' | 'onClose', hook: () => Promise<void>): unknown; log: FastifyBaseLogger },
+  database: Database,
+  intervalMs = LEDGER_RECONCILE_INTERVAL_MS,
+): void {
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => void reconcileAndLog(database, app.log), intervalMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+}
+
+/** One run of the job over every company: a broken identity is logged as an error; answers the report. */
+export async function reconcileAndLog(database: Database, log: Pick<FastifyBaseLogger, 'error' | 'warn'>): Promise<LedgerReconcileReport | undefined> {
+  try {
+    const report = await database.read((q) => reconcileStockLedger(q, { kind: 'all' }, new Date()));
+    if (!report.ok) {
+      log.error(
+        { mismatches: report.mismatches, stale_reservations: report.stale_reservations },
+        `[ledger] 库存账不平：${report.mismatches.length} 行可用数量 ≠ 库存 − 预留 − 借出，${report.stale_reservations.length} 个已结束的申请仍占用预留`,
+      );
+    }
+    return report;
+  } catch (error) {
+    log.warn({ err: error }, '[ledger] 库存对账失败');
+    return undefined;
+  }
+}
