@@ -307,6 +307,16 @@ describe('approve, reject, close and withdraw', () => {
     expect(list.statusCode).toBe(200);
   });
 
+  it('lists requests by submission time: a bare end date includes its whole Beijing day', async () => {
+    const { request } = await freshRequest();
+    const ids = async (query: string) =>
+      ((await t.request('GET', api(`/request?limit=200${query}`), { token: w.mgr.token })).json().items as Array<{ id: number }>).map((r) => r.id);
+    const day = new Date(Date.parse(String(request.created_at)) + 8 * 3_600_000).toISOString().slice(0, 10);
+    expect(await ids(`&start_date=${day}&end_date=${day}`)).toContain(request.id);
+    expect(await ids(`&start_date=${encodeURIComponent(new Date(Date.parse(String(request.created_at)) + 1000).toISOString())}`)).not.toContain(request.id);
+    expect((await t.request('GET', api('/request?end_date=yesterday'), { token: w.mgr.token })).json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'end_date' });
+  });
+
   it('unknown ids are 404 and bad ids 400 on every lifecycle path', async () => {
     for (const action of ['approve', 'reject', 'close', 'withdraw']) {
       expect((await post(t, `/request/999999/${action}`, w.mgr.token, {})).statusCode).toBe(404);

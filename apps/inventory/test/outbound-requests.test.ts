@@ -342,6 +342,9 @@ describe('withdrawing and closing', () => {
   });
 });
 
+/** The Asia/Shanghai calendar day of an instant. */
+const beijingDay = (iso: string) => new Date(Date.parse(iso) + 8 * 3_600_000).toISOString().slice(0, 10);
+
 describe('reading requests', () => {
   let own: RequestJson;
   let other: RequestJson;
@@ -382,6 +385,20 @@ describe('reading requests', () => {
     expect(firstPage.total).toBeGreaterThan(1);
     expect((await list(w.mgr.token, '?status=9')).statusCode).toBe(400);
     expect((await list(w.mgr.token, '?limit=500')).json().limit).toBe(200); // capped, not refused (contract §2)
+  });
+
+  it('filters by the submission time: a bare date is a Beijing day and the end date includes its whole day', async () => {
+    const day = beijingDay(String(own.created_at));
+    const shifted = (days: number) => beijingDay(new Date(Date.parse(`${day}T12:00:00+08:00`) + days * 86_400_000).toISOString());
+    expect(ids((await list(w.mgr.token, `?limit=200&start_date=${day}&end_date=${day}`)).json())).toContain(own.id);
+    expect(ids((await list(w.mgr.token, `?limit=200&end_date=${shifted(-1)}`)).json())).not.toContain(own.id);
+    expect(ids((await list(w.mgr.token, `?limit=200&start_date=${shifted(1)}`)).json())).not.toContain(own.id);
+    const after = new Date(Date.parse(String(own.created_at)) + 1000).toISOString();
+    expect(ids((await list(w.mgr.token, `?limit=200&start_date=${encodeURIComponent(after)}`)).json())).not.toContain(own.id);
+    expect(ids((await t.request('GET', `/api/v1/outbound/my-requests?start_date=${day}`, { token: w.sales.token })).json())).toContain(own.id);
+    const bad = await list(w.mgr.token, '?start_date=2024-02-30');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'start_date' });
   });
 
   it('answers a detail to the applicant and approvers, 404 to others', async () => {

@@ -302,6 +302,10 @@ describe('visibility and company isolation', () => {
     expect(await ids(w.mgr.token, '&status=3')).not.toContain(byOp.id);
     expect((await t.request('GET', scrapApi(`/request/${byInbound.id}`), { token: w.op.token })).statusCode).toBe(404);
     expect((await t.request('GET', scrapApi('/request?status=9'), { token: w.mgr.token })).statusCode).toBe(400);
+    // the submission time: a bare end date includes its whole Beijing day
+    const day = new Date(Date.parse(String(byOp.created_at)) + 8 * 3_600_000).toISOString().slice(0, 10);
+    expect(await ids(w.mgr.token, `&start_date=${day}&end_date=${day}`)).toContain(byOp.id);
+    expect(await ids(w.mgr.token, `&start_date=${encodeURIComponent(new Date(Date.parse(String(byOp.created_at)) + 1000).toISOString())}`)).not.toContain(byOp.id);
 
     const approvedByInbound = await ok<ScrapRequestJson>(await approve(w, byOp.id, w.inbound));
     expect(approvedByInbound.approver_id).toBe(w.inbound.id);

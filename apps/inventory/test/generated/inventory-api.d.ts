@@ -3201,9 +3201,9 @@ export interface operations {
                 action?: string;
                 /** @description 不区分大小写，匹配对象 ID 或对象名称（存储值） */
                 target_keyword?: string;
-                /** @description YYYY-MM-DD（北京时间当日 00:00 起）或日期时间 */
+                /** @description 记录时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
-                /** @description YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                /** @description 记录时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
@@ -3352,9 +3352,9 @@ export interface operations {
                 action?: string;
                 /** @description 不区分大小写，匹配对象 ID 或对象名称（存储值） */
                 target_keyword?: string;
-                /** @description YYYY-MM-DD（北京时间当日 00:00 起）或日期时间 */
+                /** @description 记录时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
-                /** @description YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                /** @description 记录时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
@@ -11060,6 +11060,10 @@ export interface operations {
                 outbound_type?: "SALES" | "USE" | "PRODUCTION";
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -11352,6 +11356,10 @@ export interface operations {
                 outbound_type?: "SALES" | "USE" | "PRODUCTION";
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -12555,9 +12563,9 @@ export interface operations {
                 company?: string;
                 /** @description JSON 对象: outbound_type, applicant_id, request_id, base_id, source_table, warehouse_location (库位前缀) */
                 advancedFilters?: string;
-                /** @description YYYY-MM-DD (北京时间当日 00:00:00 起) 或日期时间 */
+                /** @description 出库时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
-                /** @description YYYY-MM-DD (含北京时间当日整天) 或日期时间 */
+                /** @description 出库时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
             };
             header?: never;
@@ -13213,9 +13221,9 @@ export interface operations {
                 keyword?: string;
                 /** @description good 良品 (加回原库存行) | defective 不良品 (登记不良品台账, 不动库存) */
                 return_type?: "good" | "defective";
-                /** @description YYYY-MM-DD (北京时间当日 00:00:00 起) 或日期时间 */
+                /** @description 退货时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
-                /** @description YYYY-MM-DD (含北京时间当日整天) 或日期时间 */
+                /** @description 退货时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
@@ -13834,6 +13842,10 @@ export interface operations {
                 status?: number;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -14121,6 +14133,10 @@ export interface operations {
                 status?: number;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -16518,9 +16534,9 @@ export interface operations {
                 status?: "borrowed" | "returned" | "scrapped";
                 /** @description 借用单号、物料名称/规格、条码、借用人 */
                 keyword?: string;
-                /** @description 借出时间起: YYYY-MM-DD (北京时间) 或日期时间 */
+                /** @description 借出时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
-                /** @description 借出时间止: YYYY-MM-DD (含当日整天) 或日期时间 */
+                /** @description 借出时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
@@ -16707,9 +16723,9 @@ export interface operations {
                 status?: "borrowed" | "returned" | "scrapped";
                 /** @description 借用单号、物料名称/规格、条码、借用人 */
                 keyword?: string;
-                /** @description 借出时间起: YYYY-MM-DD (北京时间) 或日期时间 */
+                /** @description 借出时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
-                /** @description 借出时间止: YYYY-MM-DD (含当日整天) 或日期时间 */
+                /** @description 借出时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
@@ -20902,6 +20918,10 @@ export interface operations {
                 reason_category?: "库存报废" | "借用报废" | "不良品报废" | "生产报废";
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -22872,9 +22892,9 @@ export interface operations {
                 reason_category?: "库存报废" | "借用报废" | "不良品报废" | "生产报废";
                 /** @description 库存行 stock_buy/stock_semi/stock_product，借用明细 trans_borrow，不良品台账 trans_defective_goods */
                 source_table?: "stock_buy" | "stock_semi" | "stock_product" | "trans_borrow" | "trans_defective_goods";
-                /** @description YYYY-MM-DD (北京时间当日 00:00:00 起) 或日期时间 */
+                /** @description 报废时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
-                /** @description YYYY-MM-DD (含北京时间当日整天) 或日期时间 */
+                /** @description 报废时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
@@ -23008,9 +23028,9 @@ export interface operations {
                 reason_category?: "库存报废" | "借用报废" | "不良品报废" | "生产报废";
                 /** @description 库存行 stock_buy/stock_semi/stock_product，借用明细 trans_borrow，不良品台账 trans_defective_goods */
                 source_table?: "stock_buy" | "stock_semi" | "stock_product" | "trans_borrow" | "trans_defective_goods";
-                /** @description YYYY-MM-DD (北京时间当日 00:00:00 起) 或日期时间 */
+                /** @description 报废时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
-                /** @description YYYY-MM-DD (含北京时间当日整天) 或日期时间 */
+                /** @description 报废时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;

@@ -1,7 +1,7 @@
-import { and, gte, ilike, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { companyCondition, likePattern, type CompanyScope, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
-import { parseTimeRange } from '../outbound/time-range.js';
+import { timeRangeCondition } from '../outbound/time-range.js';
 import { ACTION_LABELS, parseActionFilter, storedActionsOf, type AuditAction } from './actions.js';
 import { expandModule, moduleLabel } from './modules.js';
 import type { AuditFilterQuery } from './schemas.js';
@@ -27,14 +27,12 @@ export function auditFilterOf(ctx: UseCaseContext, query: AuditFilterQuery): Aud
   const module = query.module?.trim() || undefined;
   const actions = parseActionFilter(query.action);
   const keyword = query.target_keyword?.trim() || undefined;
-  const range = parseTimeRange(query.start_date, query.end_date);
   const where = and(
     companyCondition(scope, auditLogs.companyName),
     module ? inArray(auditLogs.module, expandModule(module)) : undefined,
     actions.length > 0 ? inArray(sql`upper(btrim(${auditLogs.action}))`, storedActionsOf(actions)) : undefined,
     keyword ? or(ilike(auditLogs.targetId, likePattern(keyword)), ilike(auditLogs.targetName, likePattern(keyword))) : undefined,
-    range.from ? gte(auditLogs.createdAt, range.from) : undefined,
-    range.to ? (range.to.inclusive ? lte(auditLogs.createdAt, range.to.at) : lt(auditLogs.createdAt, range.to.at)) : undefined,
+    timeRangeCondition(auditLogs.createdAt, query.start_date, query.end_date),
   );
   return {
     where,

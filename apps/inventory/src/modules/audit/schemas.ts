@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '@wms/platform';
 import { Nullable } from '../request-workflow/schemas.js';
+import { timeRangeQuery } from '../outbound/time-range.js';
 
 /** The filters of the list, its export and nothing else (spec 4.8; contract §8 parameter names). */
 const filterFields = {
@@ -9,8 +10,7 @@ const filterFields = {
     Type.String({ maxLength: 200, description: '逗号分隔多个：CREATE、UPDATE、DELETE，或历史别名 新增/创建/添加、修改/更新/编辑、删除/移除' }),
   ),
   target_keyword: Type.Optional(Type.String({ maxLength: 128, description: '不区分大小写，匹配对象 ID 或对象名称（存储值）' })),
-  start_date: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD（北京时间当日 00:00 起）或日期时间' })),
-  end_date: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD（含北京时间当日整天）或日期时间' })),
+  ...timeRangeQuery('记录时间'),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
 };
 

@@ -1,7 +1,7 @@
-import { and, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import { canAny, companyCondition, isCrossDomain, likePattern, type UseCaseContext } from '@wms/platform';
 import { transBorrow } from '../../db/schema/index.js';
-import { parseTimeRange } from '../outbound/time-range.js';
+import { timeRangeCondition } from '../outbound/time-range.js';
 import { BORROW_APPROVAL, BORROW_DISPATCH } from './request-access.js';
 import type { BorrowRecordsQuery } from './schemas.js';
 
@@ -32,13 +32,11 @@ function keywordCondition(keyword: string | undefined): SQL | undefined {
 
 /** The WHERE on trans_borrow lines; every line of a matching slip passes it. */
 export function slipLineConditions(ctx: UseCaseContext, query: BorrowRecordsQuery): SQL | undefined {
-  const range = parseTimeRange(query.start_date, query.end_date);
   return and(
     companyCondition(ctx.scope(query.company), transBorrow.companyName),
     visibleSlips(ctx),
     keywordCondition(query.keyword),
-    range.from ? gte(transBorrow.borrowedAt, range.from) : undefined,
-    range.to ? (range.to.inclusive ? lte(transBorrow.borrowedAt, range.to.at) : lt(transBorrow.borrowedAt, range.to.at)) : undefined,
+    timeRangeCondition(transBorrow.borrowedAt, query.start_date, query.end_date),
   );
 }
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { borrowRequests, type BorrowStatus } from '../../db/schema/index.js';
+import { timeRangeCondition } from '../outbound/time-range.js';
 import { readRequest } from '../request-workflow/request-access.js';
 import { visibleRequests } from './request-access.js';
 import { borrowFlow } from './request-flow.js';
@@ -13,6 +14,7 @@ export async function listBorrowRequests(ctx: UseCaseContext, query: BorrowReque
   const where = and(
     visibleRequests(ctx, query.company),
     query.status !== undefined ? eq(borrowRequests.status, query.status as BorrowStatus) : undefined,
+    timeRangeCondition(borrowRequests.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {
     const rows = await q.select().from(borrowRequests).where(where).orderBy(desc(borrowRequests.id)).limit(paging.limit).offset(paging.offset);

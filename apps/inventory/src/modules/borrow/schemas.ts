@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { PageQuery, PositiveQuantity } from '@wms/platform';
 import { Id, Nullable, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
 import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
+import { timeRangeQuery } from '../outbound/time-range.js';
 
 const Remark = Type.String({ maxLength: 1000 });
 const Location = Type.String({ maxLength: 255, description: '斜杠分隔的库位路径或存放位置' });
@@ -23,6 +24,7 @@ export const BorrowRequestListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: '0 待审批, 1 已审批, 2 已驳回, 3 已借出, 4 已完结' })),
   company: CompanyQuery,
+  ...timeRangeQuery('提交时间'),
 });
 export type BorrowRequestListQuery = Static<typeof BorrowRequestListQuery>;
 
@@ -157,8 +159,7 @@ export const BorrowRecordsQuery = Type.Object({
     }),
   ),
   keyword: Type.Optional(Type.String({ maxLength: 128, description: '借用单号、物料名称/规格、条码、借用人' })),
-  start_date: Type.Optional(Type.String({ maxLength: 40, description: '借出时间起: YYYY-MM-DD (北京时间) 或日期时间' })),
-  end_date: Type.Optional(Type.String({ maxLength: 40, description: '借出时间止: YYYY-MM-DD (含当日整天) 或日期时间' })),
+  ...timeRangeQuery('借出时间'),
   company: CompanyQuery,
 });
 export type BorrowRecordsQuery = Static<typeof BorrowRecordsQuery>;

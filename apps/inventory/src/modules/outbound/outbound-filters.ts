@@ -1,10 +1,10 @@
-import { and, eq, gte, ilike, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { companyCondition, likePattern, validationFailed, type UseCaseContext } from '@wms/platform';
 import { STOCK_KINDS, transOutbound } from '../../db/schema/index.js';
 import { OutboundTypeSchema, type OutboundListQuery, type SearchType } from './schemas.js';
-import { parseTimeRange } from './time-range.js';
+import { timeRangeCondition } from './time-range.js';
 
 /** The keys GET /outbound accepts in advancedFilters (a JSON object); unknown keys are ignored. */
 const AdvancedFilters = Type.Object({
@@ -58,7 +58,6 @@ export const outboundLineLocation = sql<string>`coalesce((select s.warehouse_loc
 /** The WHERE of the outbound listing, on trans_outbound lines: a group matches when any of its lines does. */
 export function outboundLineConditions(ctx: UseCaseContext, query: OutboundListQuery): SQL | undefined {
   const filters = parseAdvancedFilters(query.advancedFilters);
-  const range = parseTimeRange(query.start_date, query.end_date);
   const location = filters.warehouse_location?.trim();
   return and(
     companyCondition(ctx.scope(query.company), transOutbound.companyName),
@@ -70,7 +69,6 @@ export function outboundLineConditions(ctx: UseCaseContext, query: OutboundListQ
     filters.source_table ? eq(transOutbound.sourceTable, filters.source_table) : undefined,
     // a location prefix: the pattern without its leading %
     location ? ilike(outboundLineLocation, likePattern(location).slice(1)) : undefined,
-    range.from ? gte(transOutbound.outboundTime, range.from) : undefined,
-    range.to ? (range.to.inclusive ? lte(transOutbound.outboundTime, range.to.at) : lt(transOutbound.outboundTime, range.to.at)) : undefined,
+    timeRangeCondition(transOutbound.outboundTime, query.start_date, query.end_date),
   );
 }

@@ -6,6 +6,7 @@ import { ownRequests, visibleRequests } from './request-access.js';
 import { outboundFlow } from './request-flow.js';
 import { toRequestViewOf, toRequestViews } from './request-lookups.js';
 import type { OutboundRequestView, RequestListQuery } from './schemas.js';
+import { timeRangeCondition } from './time-range.js';
 
 async function pageOfRequests(ctx: UseCaseContext, query: RequestListQuery, visible: SQL | undefined) {
   const paging = pagingOf(query);
@@ -13,6 +14,7 @@ async function pageOfRequests(ctx: UseCaseContext, query: RequestListQuery, visi
     visible,
     query.status !== undefined ? eq(outboundRequests.status, query.status as never) : undefined,
     query.outbound_type ? eq(outboundRequests.outboundType, query.outbound_type) : undefined,
+    timeRangeCondition(outboundRequests.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q): Promise<Page<OutboundRequestView>> => {
     const rows = await q

@@ -4,6 +4,7 @@ import { OUTBOUND_TYPES } from '../../db/schema/index.js';
 import { Id, Nullable, ReasonBody, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
 import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
 import { StockRowView } from '../stock/schemas.js';
+import { timeRangeQuery } from './time-range.js';
 
 export const OutboundTypeSchema = Type.Union(OUTBOUND_TYPES.map((type) => Type.Literal(type)), {
   description: 'SALES 销售, USE 领用, PRODUCTION 生产',
@@ -22,6 +23,7 @@ export const RequestListQuery = Type.Object({
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: '0 待审批, 1 已审批, 2 已驳回, 3 已出库, 4 已完结' })),
   outbound_type: Type.Optional(OutboundTypeSchema),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
+  ...timeRangeQuery('提交时间'),
 });
 export type RequestListQuery = Static<typeof RequestListQuery>;
 
@@ -127,7 +129,6 @@ export const OutboundListQuery = Type.Object({
       description: 'JSON 对象: outbound_type, applicant_id, request_id, base_id, source_table, warehouse_location (库位前缀)',
     }),
   ),
-  start_date: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD (北京时间当日 00:00:00 起) 或日期时间' })),
-  end_date: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD (含北京时间当日整天) 或日期时间' })),
+  ...timeRangeQuery('出库时间'),
 });
 export type OutboundListQuery = Static<typeof OutboundListQuery>;

@@ -1,3 +1,6 @@
+import { and, gte, lt, lte, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { Type } from 'typebox';
 import { validationFailed } from '@wms/platform';
 
 /**
@@ -50,4 +53,21 @@ export function parseTimeRange(start: string | undefined, end: string | undefine
         : { at: parseDatetime(endText, 'end_date'), inclusive: true };
   }
   return range;
+}
+
+/** A list's start_date / end_date as the WHERE on its timestamp column (undefined when neither is given). */
+export function timeRangeCondition(column: AnyPgColumn, start: string | undefined, end: string | undefined): SQL | undefined {
+  const range = parseTimeRange(start, end);
+  return and(
+    range.from ? gte(column, range.from) : undefined,
+    range.to ? (range.to.inclusive ? lte(column, range.to.at) : lt(column, range.to.at)) : undefined,
+  );
+}
+
+/** The start_date / end_date query fields of a list, described for the time they filter on. */
+export function timeRangeQuery(what: string) {
+  return {
+    start_date: Type.Optional(Type.String({ maxLength: 40, description: `${what}起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间` })),
+    end_date: Type.Optional(Type.String({ maxLength: 40, description: `${what}止: YYYY-MM-DD（含北京时间当日整天）或日期时间` })),
+  };
 }

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { companyCondition, likePattern, pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { transReturn } from '../../db/schema/index.js';
-import { parseTimeRange } from '../outbound/time-range.js';
+import { timeRangeCondition } from '../outbound/time-range.js';
 import { toReturnView } from './return-mapper.js';
 import type { ReturnListQuery, ReturnView } from './schemas.js';
 
@@ -12,13 +12,11 @@ import type { ReturnListQuery, ReturnView } from './schemas.js';
  */
 export async function listReturns(ctx: UseCaseContext, query: ReturnListQuery): Promise<Page<ReturnView>> {
   const paging = pagingOf(query);
-  const range = parseTimeRange(query.start_date, query.end_date);
   const where = and(
     companyCondition(ctx.scope(query.company), transReturn.companyName),
     keywordCondition(query.keyword),
     query.return_type ? eq(transReturn.returnType, query.return_type) : undefined,
-    range.from ? gte(transReturn.createdAt, range.from) : undefined,
-    range.to ? (range.to.inclusive ? lte(transReturn.createdAt, range.to.at) : lt(transReturn.createdAt, range.to.at)) : undefined,
+    timeRangeCondition(transReturn.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {
     const rows = await q

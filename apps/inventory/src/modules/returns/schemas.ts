@@ -3,6 +3,7 @@ import { PageQuery, PositiveQuantity } from '@wms/platform';
 import { RETURN_TYPES } from '../../db/schema/index.js';
 import { LedgerEntryView } from '../defective/schemas.js';
 import { OutboundRequestView } from '../outbound/schemas.js';
+import { timeRangeQuery } from '../outbound/time-range.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
@@ -56,8 +57,7 @@ export const ReturnListQuery = Type.Object({
   ...PageQuery,
   keyword: Type.Optional(Type.String({ maxLength: 128, description: '匹配出库单号、物料名称、规格、sku、原因、经办人' })),
   return_type: Type.Optional(ReturnTypeSchema),
-  start_date: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD (北京时间当日 00:00:00 起) 或日期时间' })),
-  end_date: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD (含北京时间当日整天) 或日期时间' })),
+  ...timeRangeQuery('退货时间'),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
 });
 export type ReturnListQuery = Static<typeof ReturnListQuery>;

@@ -1,7 +1,7 @@
-import { and, eq, gte, ilike, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import { companyCondition, likePattern, type UseCaseContext } from '@wms/platform';
 import { transScrap } from '../../db/schema/index.js';
-import { parseTimeRange } from '../outbound/time-range.js';
+import { timeRangeCondition } from '../outbound/time-range.js';
 import type { ScrapRecordsQuery } from './schemas.js';
 
 /** The category old records count as (spec 2.8): picking it also matches records without a category. */
@@ -9,14 +9,12 @@ export const DEFAULT_CATEGORY = '库存报废';
 
 /** The one WHERE of the records list and its export (spec 4.4 "same filters"), on snapshots, never joins. */
 export function scrapRecordsWhere(ctx: UseCaseContext, query: Omit<ScrapRecordsQuery, 'page' | 'limit' | 'pageSize'>): SQL | undefined {
-  const range = parseTimeRange(query.start_date, query.end_date);
   return and(
     companyCondition(ctx.scope(query.company), transScrap.companyName),
     keywordCondition(query.keyword),
     categoryCondition(query.reason_category),
     query.source_table ? eq(transScrap.sourceTable, query.source_table) : undefined,
-    range.from ? gte(transScrap.scrappedAt, range.from) : undefined,
-    range.to ? (range.to.inclusive ? lte(transScrap.scrappedAt, range.to.at) : lt(transScrap.scrappedAt, range.to.at)) : undefined,
+    timeRangeCondition(transScrap.scrappedAt, query.start_date, query.end_date),
   );
 }
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { scrapRequests } from '../../db/schema/index.js';
+import { timeRangeCondition } from '../outbound/time-range.js';
 import { readRequest } from '../request-workflow/request-access.js';
 import { visibleRequests } from './request-access.js';
 import { scrapFlow } from './request-flow.js';
@@ -15,6 +16,7 @@ export function listScrapRequests(ctx: UseCaseContext, query: ScrapRequestListQu
     query.status !== undefined ? eq(scrapRequests.status, query.status as never) : undefined,
     query.mode ? eq(scrapRequests.mode, query.mode) : undefined,
     query.reason_category ? eq(scrapRequests.reasonCategory, query.reason_category) : undefined,
+    timeRangeCondition(scrapRequests.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {
     const rows = await q.select().from(scrapRequests).where(where).orderBy(desc(scrapRequests.id)).limit(paging.limit).offset(paging.offset);

@@ -5,6 +5,7 @@ import { LedgerEntryView } from '../defective/schemas.js';
 import { Id, Nullable, ReasonBody, requestViewSchema } from '../request-workflow/schemas.js';
 import { ReturnView } from '../returns/schemas.js';
 import { ScannedLines } from '../scan-execution/schemas.js';
+import { timeRangeQuery } from '../outbound/time-range.js';
 
 /** One of the values; typed as their union (a Union built from an array would be typed never). */
 const literals = <T extends string>(values: readonly T[], description: string) =>
@@ -98,6 +99,7 @@ export const ScrapRequestListQuery = Type.Object({
   mode: Type.Optional(ScrapModeSchema),
   reason_category: Type.Optional(ReasonCategorySchema),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
+  ...timeRangeQuery('提交时间'),
 });
 export type ScrapRequestListQuery = Static<typeof ScrapRequestListQuery>;
 
@@ -143,8 +145,7 @@ export const ScrapRecordsQuery = Type.Object({
   keyword: Type.Optional(Type.String({ maxLength: 128, description: '匹配条码、物料名称、规格、原因、经办人、追踪号' })),
   reason_category: Type.Optional(literals(REASON_CATEGORIES, '报废原因类别；库存报废 同时匹配没有类别的旧记录')),
   source_table: Type.Optional(ScrapSourceSchema),
-  start_date: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD (北京时间当日 00:00:00 起) 或日期时间' })),
-  end_date: Type.Optional(Type.String({ maxLength: 40, description: 'YYYY-MM-DD (含北京时间当日整天) 或日期时间' })),
+  ...timeRangeQuery('报废时间'),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
 });
 export type ScrapRecordsQuery = Static<typeof ScrapRecordsQuery>;
