@@ -55,6 +55,14 @@ describe('GET /common/my-requests', () => {
     const onlyScrap = (await t.request('GET', '/api/v1/common/my-requests?biz_type=scrap', { token: applicant.token })).json();
     expect(onlyScrap.items.map((item: { id: number }) => item.id)).toEqual([scrap.id]);
     expect((await t.request('GET', '/api/v1/common/my-requests?biz_type=gift', { token: applicant.token })).statusCode).toBe(400);
+
+    // the submission time: the Beijing day of the newest includes all four, a start after it none
+    const day = new Date(Date.parse(body.items[0].created_at) + 8 * 3_600_000).toISOString().slice(0, 10);
+    const within = (await t.request('GET', `/api/v1/common/my-requests?start_date=${day}&end_date=${day}`, { token: applicant.token })).json();
+    expect(within.total).toBe(4);
+    const later = new Date(Date.parse(body.items[0].created_at) + 1000).toISOString();
+    const after = (await t.request('GET', `/api/v1/common/my-requests?start_date=${encodeURIComponent(later)}`, { token: applicant.token })).json();
+    expect(after.total).toBe(0);
     expect((await t.request('GET', '/api/v1/common/my-requests')).statusCode).toBe(401);
   });
 

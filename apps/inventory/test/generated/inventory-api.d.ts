@@ -23708,6 +23708,10 @@ export interface operations {
                 /** @description 只看一类申请 */
                 biz_type?: "outbound" | "borrow" | "scrap" | "purchase";
                 status?: number;
+                /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;

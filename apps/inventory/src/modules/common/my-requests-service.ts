@@ -3,6 +3,7 @@ import { companyCondition, pageOf, pagingOf, queryRows, toQuantity, type UseCase
 import { borrowRequests, outboundRequests, purchaseRequests, scrapRequests } from '../../db/schema/index.js';
 import { statusLabel as borrowStatusLabel } from '../borrow/request-status.js';
 import { statusLabel as outboundStatusLabel } from '../outbound/request-status.js';
+import { timeRangeCondition } from '../outbound/time-range.js';
 import { purchaseStatusLabel } from '../purchase/purchase-status.js';
 import { statusLabel as scrapStatusLabel } from '../scrap/request-status.js';
 import type { MyRequestsQuery, MyRequestView } from './schemas.js';
@@ -69,6 +70,7 @@ export async function listMyRequests(ctx: UseCaseContext, query: MyRequestsQuery
   const conditions = and(
     companyCondition(ctx.scope(), sql`mine.company_name`),
     query.status === undefined ? undefined : sql`mine.status = ${query.status}`,
+    timeRangeCondition(sql`mine.created_at`, query.start_date, query.end_date),
   );
   const filter = conditions ? sql`where ${conditions}` : sql``;
   const mine = sql`(${union}) mine(biz_type, id, request_no, status, company_name, line_count, total_quantity, remark, created_at, updated_at)`;

@@ -1,10 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '@wms/platform';
+import { timeRangeQuery } from '../outbound/time-range.js';
 
 export const MyRequestsQuery = Type.Object({
   ...PageQuery,
   biz_type: Type.Optional(Type.Union(['outbound', 'borrow', 'scrap', 'purchase'].map((type) => Type.Literal(type)), { description: '只看一类申请' })),
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
+  ...timeRangeQuery('提交时间'),
 });
 export type MyRequestsQuery = Static<typeof MyRequestsQuery>;
 

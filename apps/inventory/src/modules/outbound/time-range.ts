@@ -1,4 +1,4 @@
-import { and, gte, lt, lte, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { Type } from 'typebox';
 import { validationFailed } from '@wms/platform';
@@ -55,12 +55,13 @@ export function parseTimeRange(start: string | undefined, end: string | undefine
   return range;
 }
 
-/** A list's start_date / end_date as the WHERE on its timestamp column (undefined when neither is given). */
-export function timeRangeCondition(column: AnyPgColumn, start: string | undefined, end: string | undefined): SQL | undefined {
+/** A list's start_date / end_date as the WHERE on its timestamp column or expression (undefined when neither is given). */
+export function timeRangeCondition(column: AnyPgColumn | SQL, start: string | undefined, end: string | undefined): SQL | undefined {
   const range = parseTimeRange(start, end);
+  const instant = (at: Date) => sql`${at.toISOString()}::timestamptz`;
   return and(
-    range.from ? gte(column, range.from) : undefined,
-    range.to ? (range.to.inclusive ? lte(column, range.to.at) : lt(column, range.to.at)) : undefined,
+    range.from ? sql`${column} >= ${instant(range.from)}` : undefined,
+    range.to ? (range.to.inclusive ? sql`${column} <= ${instant(range.to.at)}` : sql`${column} < ${instant(range.to.at)}`) : undefined,
   );
 }
 
