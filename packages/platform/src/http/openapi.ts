@@ -15,7 +15,7 @@ export interface OpenApiOptions {
 /**
  * Registers @fastify/swagger for the service's OpenAPI document (decisions: API description). The one
  * server is relative (`/`): the document's own origin, so it stays right behind any proxy or port.
- * Every operation carries an operationId, and a trailing-slash twin of a route is served but left out.
+ * Every operation carries an operationId.
  */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions) {
   await app.register(swagger, {
@@ -43,13 +43,9 @@ const describeRoute: SwaggerTransform = ({ schema, url, route }) => {
     described.consumes = ['multipart/form-data'];
     delete described.multipart;
   }
-  if (isTrailingSlashTwin(url)) described.hide = true;
-  else described.operationId ??= operationIdOf(route.method, url);
+  described.operationId ??= operationIdOf(route.method, url);
   return { schema: described, url };
 };
-
-/** `/a/b/` is the same resource as `/a/b`; only the slashless form is described. */
-const isTrailingSlashTwin = (url: string) => url.length > 1 && url.endsWith('/');
 
 /**
  * A readable, stable id from method and path: `POST /api/v1/outbound/request` → `postOutboundRequest`,

@@ -26,6 +26,8 @@ export async function createServiceApp(options: ServiceAppOptions) {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: JSON_BODY_LIMIT,
+    // `/inbound/base/` is how the spec writes a path; a client's trailing slash never makes a route 404
+    routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     ajv: { customOptions: { removeAdditional: 'all' } },

@@ -31,19 +31,17 @@ export function registerMaterialRoutes(app: InventoryFastify, deps: InventoryDep
   // The cache is the process's; an app built after this one (another test file) must not see its entries.
   app.addHook('onClose', async () => specSuggestionCache.clear());
 
-  for (const path of [BASE, `${BASE}/`]) {
-    app.get(path, {
-      schema: { tags, summary: '物料列表（字段按读取权限过滤）', querystring: MaterialListQuery, response: { 200: PageOf(MaterialView), ...errorResponses } },
-    }, (request) => listMaterials(ctxOf(deps, request), request.query));
+  app.get(BASE, {
+    schema: { tags, summary: '物料列表（字段按读取权限过滤）', querystring: MaterialListQuery, response: { 200: PageOf(MaterialView), ...errorResponses } },
+  }, (request) => listMaterials(ctxOf(deps, request), request.query));
 
-    app.post(path, {
-      config: { permission: WRITE, idempotent: true },
-      schema: { tags, summary: '新建物料（无写权限的字段被丢弃）', body: CreateMaterialBody, response: { 201: MaterialView, ...errorResponses } },
-    }, async (request, reply) => {
-      const ctx = ctxOf(deps, request);
-      return reply.code(201).send(await createMaterial(ctx, dropUnwritableFields(ctx.actor, request.body)));
-    });
-  }
+  app.post(BASE, {
+    config: { permission: WRITE, idempotent: true },
+    schema: { tags, summary: '新建物料（无写权限的字段被丢弃）', body: CreateMaterialBody, response: { 201: MaterialView, ...errorResponses } },
+  }, async (request, reply) => {
+    const ctx = ctxOf(deps, request);
+    return reply.code(201).send(await createMaterial(ctx, dropUnwritableFields(ctx.actor, request.body)));
+  });
 
   app.get(`${BASE}/ext-summary`, {
     schema: { tags, summary: '按分类统计物料数量', querystring: CompanyQuery, response: { 200: CategorySummary, ...errorResponses } },
