@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createMaterial, queryRows } from './fixtures.js';
+import { createMaterial, queryRows, stockIn } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
 import { materialWithStock, submitOk, useOutboundWorld, type OutboundWorld } from './outbound-fixtures.js';
 
@@ -95,6 +95,22 @@ describe('an empty body sent as JSON', () => {
     const malformed = await t.request('POST', '/api/v1/inbound/base', { token: w.mgr.token, body: '{"name":', headers: json });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: '请求体不是合法的 JSON' });
+  });
+});
+
+describe('null for a field that does not take null', () => {
+  it('is as if the field had not been sent; a required one is then missing', async () => {
+    const material = await createMaterial(t, w.mgr.token, { company_name: null, remark: null });
+    expect(material).toMatchObject({ company_name: 'ALPHA', remark: null });
+    const row = await stockIn(t, w.mgr.token, { base_id: material.id, sku: null, batch_number: null, in_quantity: 2.5 });
+    expect(row.sku).toMatch(/\S/); // generated when absent (contract §4)
+    expect(row).toMatchObject({ base_id: material.id, stock_quantity: 2.5, available_quantity: 2.5 });
+
+    const before = await materialCount();
+    const unnamed = await t.request('POST', '/api/v1/inbound/base', { token: w.mgr.token, body: { name: null, category: 'ALPHA/五金' } });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'name' });
+    expect(await materialCount()).toBe(before);
   });
 });
 

@@ -60,3 +60,49 @@ function nulField(value: unknown, path: string, depth = 0): string | undefined {
   }
   return undefined;
 }
+
+/** The parts of a JSON schema the null rule reads. */
+interface BodySchema {
+  type?: string | string[];
+  nullable?: boolean;
+  properties?: Record<string, BodySchema>;
+  items?: BodySchema;
+  anyOf?: BodySchema[];
+  oneOf?: BodySchema[];
+}
+
+/**
+ * A field sent as null that its schema does not take is dropped before validation, as if it had not
+ * been sent: clients send null for an optional field they leave empty (`"sku": null` gets a generated
+ * sku, `"remark": null` no remark). A required field sent as null is then missing (400 naming it); a
+ * field that takes null (a clearable one) keeps it. Walks objects and arrays of objects in the body.
+ */
+export async function dropNullsOfFieldsWithoutNull(request: FastifyRequest) {
+  const schema = request.routeOptions.schema?.body as BodySchema | undefined;
+  if (schema && request.body && typeof request.body === 'object') dropNulls(request.body, schema, 0);
+}
+
+function dropNulls(value: object, schema: BodySchema, depth: number): void {
+  if (depth > 32) return;
+  if (Array.isArray(value)) {
+    if (schema.items) for (const item of value) if (item && typeof item === 'object') dropNulls(item as object, schema.items, depth + 1);
+    return;
+  }
+  const fields = schema.properties;
+  if (!fields) return;
+  const record = value as Record<string, unknown>;
+  for (const [key, inner] of Object.entries(record)) {
+    const field = fields[key];
+    if (!field) continue;
+    if (inner === null) {
+      if (!takesNull(field)) delete record[key];
+    } else if (inner && typeof inner === 'object') {
+      dropNulls(inner, field, depth + 1);
+    }
+  }
+}
+
+function takesNull(schema: BodySchema): boolean {
+  if (schema.nullable || schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(takesNull);
+}
