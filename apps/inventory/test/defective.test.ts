@@ -71,11 +71,25 @@ describe('GET /stock/defective (ledger)', () => {
     expect(admin.items.every((entry: LedgerJson) => entry.company_name === 'BETA')).toBe(true);
   });
 
+  it('takes start_date and end_date on the entry’s time (contract §8 list parameters), each alone', async () => {
+    const { entry } = await heldEntry(4, 1);
+    const beijingDay = (offsetDays: number) => new Date(Date.now() + 8 * 3600e3 + offsetDays * 86400e3).toISOString().slice(0, 10);
+    const ids = async (query: string) =>
+      ((await t.request('GET', `/api/v1/stock/defective?limit=200${query}`, { token: w.mgr.token })).json().items as LedgerJson[]).map((e) => e.id);
+    const today = beijingDay(0);
+    expect(await ids(`&start_date=${today}&end_date=${today}`)).toContain(entry.id);
+    expect(await ids(`&start_date=${beijingDay(1)}`)).not.toContain(entry.id);
+    expect(await ids(`&end_date=${beijingDay(-1)}`)).not.toContain(entry.id);
+    const after = encodeURIComponent(new Date(Date.parse(entry.created_at as string) + 1000).toISOString());
+    expect(await ids(`&start_date=${after}`)).not.toContain(entry.id);
+    expect(await ids(`&end_date=${encodeURIComponent(entry.created_at as string)}`)).toContain(entry.id);
+  });
+
   it('needs defective_list (403) and refuses bad queries (400)', async () => {
     for (const user of [w.sales, w.op, w.inbound]) {
       expect((await t.request('GET', '/api/v1/stock/defective', { token: user.token })).statusCode).toBe(403);
     }
-    for (const query of ['?status=丢失', '?page=0', '?limit=0']) {
+    for (const query of ['?status=丢失', '?page=0', '?limit=0', '?start_date=2024-02-30', '?end_date=yesterday']) {
       const response = await t.request('GET', `/api/v1/stock/defective${query}`, { token: w.mgr.token });
       expect(response.statusCode, query).toBe(400);
       expect(response.json().code).toBe('VALIDATION_FAILED');

@@ -13356,6 +13356,10 @@ export interface operations {
                 keyword?: string;
                 /** @description 待处理 (剩余数量 > 0), 已退回库存 (恢复入库至 0), 已报废 (报废执行至 0) */
                 status?: "待处理" | "已退回库存" | "已报废";
+                /** @description 登记时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 登记时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
             };
@@ -13482,6 +13486,10 @@ export interface operations {
                 keyword?: string;
                 /** @description 待处理 (剩余数量 > 0), 已退回库存 (恢复入库至 0), 已报废 (报废执行至 0) */
                 status?: "待处理" | "已退回库存" | "已报废";
+                /** @description 登记时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 登记时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
             };

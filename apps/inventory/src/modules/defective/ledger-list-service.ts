@@ -1,16 +1,18 @@
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { companyCondition, likePattern, pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { transDefectiveGoods } from '../../db/schema/index.js';
+import { timeRangeCondition } from '../outbound/time-range.js';
 import { toLedgerEntryView } from './ledger-mapper.js';
 import type { LedgerEntryView, LedgerListQuery } from './schemas.js';
 
-/** GET /stock/defective: the in-custody ledger of the caller's company scope, newest first. */
+/** GET /stock/defective: the in-custody ledger of the caller's company scope, newest first; start_date/end_date on the entry's time. */
 export async function listLedger(ctx: UseCaseContext, query: LedgerListQuery): Promise<Page<LedgerEntryView>> {
   const paging = pagingOf(query);
   const where = and(
     companyCondition(ctx.scope(query.company), transDefectiveGoods.companyName),
     keywordCondition(query.keyword),
     query.status ? eq(transDefectiveGoods.status, query.status) : undefined,
+    timeRangeCondition(transDefectiveGoods.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {
     const rows = await q

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery, PositiveQuantity } from '@wms/platform';
 import { DEFECTIVE_STATUSES } from '../../db/schema/index.js';
+import { timeRangeQuery } from '../outbound/time-range.js';
 
 export const DefectiveStatusSchema = Type.Union(DEFECTIVE_STATUSES.map((status) => Type.Literal(status)), {
   description: '待处理 (剩余数量 > 0), 已退回库存 (恢复入库至 0), 已报废 (报废执行至 0)',
@@ -29,6 +30,7 @@ export const LedgerListQuery = Type.Object({
   ...PageQuery,
   keyword: Type.Optional(Type.String({ maxLength: 128, description: '匹配 sku、物料名称、规格' })),
   status: Type.Optional(DefectiveStatusSchema),
+  ...timeRangeQuery('登记时间'),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
 });
 export type LedgerListQuery = Static<typeof LedgerListQuery>;
