@@ -34,6 +34,15 @@ describe('scan drafts', () => {
     expect(await get(keeper, 'biz_type=borrow&request_id=11').then((r) => r.json())).toBeNull();
   });
 
+  it('answer the draft with items_json, the whole-list snapshot spec 2.11 names (items as well)', async () => {
+    const lines = [line('J1', 1.5), line('J2', 2)];
+    const saved = await save(keeper, { biz_type: 'borrow', request_id: 21, items: lines });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().draft).toMatchObject({ user_id: keeper.id, biz_type: 'borrow', request_id: 21, items_json: lines, items: lines });
+    const read = (await get(keeper, 'biz_type=borrow&request_id=21')).json();
+    expect(read).toMatchObject({ user_id: keeper.id, biz_type: 'borrow', request_id: 21, items_json: lines, items: lines });
+  });
+
   it('hold a line at any location a stock row may have (255 characters)', async () => {
     const deep = { ...line('D', 1), location: 'L/'.repeat(127) + 'Z' };
     expect(deep.location).toHaveLength(255);

@@ -23274,6 +23274,29 @@ export interface operations {
                         } & {
                             [key: string]: string | number | boolean | null;
                         })[];
+                        /** @description 整单快照（spec 2.11 的 items_json，与 items 相同） */
+                        items_json: ({
+                            barcode?: string | null;
+                            sku?: string | null;
+                            stock_id?: number | null;
+                            source_table?: string | null;
+                            base_id?: number | null;
+                            name?: string | null;
+                            material_name?: string | null;
+                            specification?: string | null;
+                            spec_model?: string | null;
+                            unit?: string | null;
+                            location?: string | null;
+                            warehouse_location?: string | null;
+                            batch_number?: string | null;
+                            serial_number?: string | null;
+                            quantity?: number;
+                            scanned_quantity?: number;
+                            requested_quantity?: number;
+                            remark?: string | null;
+                        } & {
+                            [key: string]: string | number | boolean | null;
+                        })[];
                         updated_at: string;
                     } | null;
                 };
@@ -23406,6 +23429,29 @@ export interface operations {
                             biz_type: string;
                             request_id: number | string;
                             items: ({
+                                barcode?: string | null;
+                                sku?: string | null;
+                                stock_id?: number | null;
+                                source_table?: string | null;
+                                base_id?: number | null;
+                                name?: string | null;
+                                material_name?: string | null;
+                                specification?: string | null;
+                                spec_model?: string | null;
+                                unit?: string | null;
+                                location?: string | null;
+                                warehouse_location?: string | null;
+                                batch_number?: string | null;
+                                serial_number?: string | null;
+                                quantity?: number;
+                                scanned_quantity?: number;
+                                requested_quantity?: number;
+                                remark?: string | null;
+                            } & {
+                                [key: string]: string | number | boolean | null;
+                            })[];
+                            /** @description 整单快照（spec 2.11 的 items_json，与 items 相同） */
+                            items_json: ({
                                 barcode?: string | null;
                                 sku?: string | null;
                                 stock_id?: number | null;

@@ -76,13 +76,16 @@ function sumOf(items: DraftItem[], pick: (item: DraftItem) => number | undefined
 /** Request ids of the numbered flows go out as numbers, stocktake session ids as text. */
 const requestIdOut = (stored: string): number | string => (/^[1-9]\d{0,15}$/.test(stored) ? Number(stored) : stored);
 
+/** Spec 2.11 names the whole-list snapshot items_json; items (the name POST takes) carries the same list. */
 function toDraftView(row: ScanDraftRow): DraftView {
+  const items = row.itemsJson as DraftItem[];
   return {
     id: row.id,
     user_id: row.userId,
     biz_type: row.bizType,
     request_id: requestIdOut(row.requestId),
-    items: row.itemsJson as DraftItem[],
+    items,
+    items_json: items,
     updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -65,6 +65,7 @@ export const DraftView = Type.Object({
   biz_type: Type.String(),
   request_id: Type.Union([Type.Integer(), Type.String()]),
   items: Type.Array(DraftItem),
+  items_json: Type.Array(DraftItem, { description: '整单快照（spec 2.11 的 items_json，与 items 相同）' }),
   updated_at: Type.String(),
 });
 export type DraftView = Static<typeof DraftView>;
