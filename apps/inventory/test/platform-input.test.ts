@@ -114,6 +114,18 @@ describe('null for a field that does not take null', () => {
   });
 });
 
+describe('a query parameter sent empty', () => {
+  it('is no filter; a required one is then missing', async () => {
+    const all = await t.request('GET', '/api/v1/outbound/request?limit=200', { token: w.mgr.token });
+    const unselected = await t.request('GET', '/api/v1/outbound/request?limit=200&status=&outbound_type=&start_date=', { token: w.mgr.token });
+    expect(unselected.statusCode, unselected.body).toBe(200);
+    expect(unselected.json().total).toBe(all.json().total);
+    const scan = await t.request('GET', '/api/v1/inbound/stock/scan?barcode=', { token: w.mgr.token });
+    expect(scan.statusCode).toBe(400);
+    expect(scan.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'barcode' });
+  });
+});
+
 describe('framework errors', () => {
   it('answer in the {msg, code} shape: undecodable URL, over-long path parameter', async () => {
     const badUrl = await t.request('GET', '/api/v1/inbound/stock/%E0%A4%A', { token: w.mgr.token });

@@ -106,3 +106,13 @@ function takesNull(schema: BodySchema): boolean {
   if (schema.nullable || schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
   return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(takesNull);
 }
+
+/**
+ * A query parameter sent empty (`?status=`) is no filter, as forms and clients send an unselected one, not
+ * a value to validate: it is dropped before validation. A required one is then missing (400 naming it).
+ */
+export async function dropEmptyQueryValues(request: FastifyRequest) {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query || typeof query !== 'object') return;
+  for (const [key, value] of Object.entries(query)) if (value === '') delete query[key];
+}
