@@ -29,9 +29,7 @@ describe('the OpenAPI document of a service app', () => {
   beforeAll(async () => {
     app = await createServiceApp({ title: 't', description: 'd', validationStatus: 400, health: async () => true });
     const Thing = Type.Object({ id: Type.Integer(), label: Type.Union([Type.String(), Type.Null()]) });
-    for (const path of ['/api/v1/things', '/api/v1/things/']) {
-      app.get(path, { config: { public: true }, schema: { response: { 200: Type.Array(Thing) } } }, async () => [{ id: 1, label: null }]);
-    }
+    app.get('/api/v1/things', { config: { public: true }, schema: { response: { 200: Type.Array(Thing) } } }, async () => [{ id: 1, label: null }]);
     app.get('/api/v1/things/:thing_id', { config: { public: true }, schema: { params: Type.Object({ thing_id: Type.Integer() }) } }, async () => ({}));
     app.post(
       '/api/v1/things',
@@ -57,7 +55,7 @@ describe('the OpenAPI document of a service app', () => {
     ]);
   });
 
-  it('leaves the trailing-slash twin out of the document while it still answers', async () => {
+  it('answers a path with a trailing slash as without, and describes it once', async () => {
     expect(Object.keys(document.paths).filter((path) => path.endsWith('/'))).toEqual([]);
     const twin = await app.inject({ method: 'GET', url: '/api/v1/things/' });
     expect(twin.statusCode).toBe(200);
