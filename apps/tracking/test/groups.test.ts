@@ -52,7 +52,9 @@ describe('business groups', () => {
     it('refuses create, update and delete by anybody else with 403 and changes nothing', async () => {
       const before = await groupCount();
       for (const user of [supervisor, leader, engineer]) {
-        expect((await t.request('POST', '/api/v1/groups', { token: user.token, body: { name: 'x' } })).statusCode).toBe(403);
+        const created = await t.request('POST', '/api/v1/groups', { token: user.token, body: { name: 'x' } });
+        expect(created.statusCode).toBe(403);
+        expect(created.json().msg).toBe('仅超级管理员可以执行此操作');
         const patch = await t.request('PATCH', `/api/v1/groups/${group.id}`, { token: user.token, body: { phases: ['PRODUCTION', 'AFTER_SALES'] } });
         expect(patch.statusCode).toBe(403);
         expect(patch.json().code).toBe('FORBIDDEN');

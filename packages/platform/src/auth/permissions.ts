@@ -6,6 +6,11 @@
  *  - derived grants (`scrap_create:operation` → scrap_apply, scrap_execute) come from the caller.
  */
 export const SUPER_ADMIN = 'SUPER_ADMIN';
+/**
+ * The permission of a route only the SUPER_ADMIN may call: no role is granted it (role grants accept catalog
+ * codes only), and SUPER_ADMIN passes every code.
+ */
+export const SUPER_ADMIN_ONLY = 'super_admin_only';
 
 export interface PermissionHolder {
   role: string;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { canAny } from '../auth/actor.js';
+import { SUPER_ADMIN_ONLY } from '../auth/permissions.js';
 import { ActorCache, ActorChanged, confirmActorVersion, readActorVersion, type ActorCheck, type ActorSource } from '../auth/actor-source.js';
 import { InvalidTokenError, type TokenService } from '../auth/jwt.js';
 import type { Database } from '../db/database.js';
@@ -132,7 +133,9 @@ function permitted(request: FastifyRequest): boolean {
 }
 
 function assertPermitted(request: FastifyRequest): void {
-  if (!permitted(request)) throw forbidden(`缺少权限: ${requiredCodes(request).join(' 或 ')}`);
+  if (permitted(request)) return;
+  const codes = requiredCodes(request);
+  throw forbidden(codes.includes(SUPER_ADMIN_ONLY) ? '仅超级管理员可以执行此操作' : `缺少权限: ${codes.join(' 或 ')}`);
 }
 
 /**

@@ -1,12 +1,10 @@
-import { API_PREFIX, ErrorBody, errorResponses, IdParams, PageOf } from '@wms/platform';
+import { API_PREFIX, ErrorBody, errorResponses, IdParams, PageOf, SUPER_ADMIN_ONLY } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { inBothStockGroups } from '../stock/stock-paths.js';
 import { identityCard } from './identity-card-service.js';
 import { listOutbox, retryOutboxMessage } from './outbox-service.js';
 import { IdentityCardQuery, IdentityCardView, OutboxListQuery, OutboxMessageView, SerialNumberParams } from './schemas.js';
 
-/** A code no role is granted (role grants accept catalog codes only): SUPER_ADMIN passes every code. */
-const SUPER_ADMIN_ONLY = 'super_admin_only';
 
 /**
  * The inventory side of the link to the production-tracking service (contract §4, §5, §8): the

@@ -1,10 +1,8 @@
-import { API_PREFIX, errorResponses, IdParams, PageOf } from '@wms/platform';
+import { API_PREFIX, errorResponses, IdParams, PageOf, SUPER_ADMIN_ONLY } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { MailListQuery, MailView } from './mail-outbox-schemas.js';
 import { listMails, retryMail } from './mail-outbox-service.js';
 
-/** A code no role is granted (role grants accept catalog codes only): SUPER_ADMIN passes every code. */
-const SUPER_ADMIN_ONLY = 'super_admin_only';
 
 /** The mail outbox as administrators see it (docs/decisions.md, Purchasing and suppliers). */
 export function registerMailOutboxRoutes(app: InventoryFastify, deps: InventoryDeps) {

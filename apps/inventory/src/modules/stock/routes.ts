@@ -1,4 +1,4 @@
-import { errorResponses, IdParams, PageOf } from '@wms/platform';
+import { errorResponses, IdParams, PageOf, SUPER_ADMIN_ONLY } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import {
   ChangeStatusBody,
@@ -22,8 +22,6 @@ import { changeStockStatus } from './stock-status-service.js';
 import { updateStockRow } from './stock-update-service.js';
 
 const STOCK_WRITE = 'inbound_stock:operation';
-/** A code no role is granted (role grants accept catalog codes only): SUPER_ADMIN passes every code. */
-const SUPER_ADMIN_ONLY = 'super_admin_only';
 const PRICE_NOTE = 'unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。';
 
 /** Stock rows of all three kinds (spec 2.2, 4.2; contract §4). Reading needs only a login (contract §3). */
