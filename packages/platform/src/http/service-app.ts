@@ -2,7 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError, translateDatabaseError } from '../errors.js';
-import { clientErrorHandler, dropEmptyQueryValues, dropNullsOfFieldsWithoutNull, frameworkErrorHandler, refuseNulCharacters } from './input-guards.js';
+import { clientErrorHandler, dropEmptyInput, frameworkErrorHandler, refuseNulCharacters } from './input-guards.js';
 import { registerOpenApi } from './openapi.js';
 import { registerUploads, uploadErrorOf } from './uploads.js';
 import { createValidatorCompiler, describeValidationError } from './validation.js';
@@ -40,8 +40,7 @@ export async function createServiceApp(options: ServiceAppOptions) {
   installErrorHandling(app, options);
   // registered before the guards' own preHandler hooks, so a NUL never reaches a lock or a handler
   app.addHook('preHandler', refuseNulCharacters);
-  app.addHook('preValidation', dropNullsOfFieldsWithoutNull);
-  app.addHook('preValidation', dropEmptyQueryValues);
+  app.addHook('preValidation', dropEmptyInput);
 
   await registerOpenApi(app, { title: options.title, description: options.description });
   await registerUploads(app);
