@@ -20,6 +20,13 @@ describe('role permissions and the bridge', () => {
     expect(supervisor.permissions.some((code: string) => code.startsWith('system_user') || code.startsWith('system_permission'))).toBe(false);
   });
 
+  it('gives SUPER_ADMIN every code and the material_list:* wildcard (spec 5.2), shown in /auth/me', async () => {
+    const role = (await t.request('GET', '/api/v1/permissions/role/SUPER_ADMIN', { token: t.adminToken })).json();
+    expect(role.permissions).toEqual(expect.arrayContaining(['material_list:*', 'crossDomain', 'system_permission:operation']));
+    const me = (await t.request('GET', '/api/v1/auth/me', { token: t.adminToken })).json();
+    expect(me.permissions).toEqual(expect.arrayContaining(['material_list:*', 'material_list:purchaseLink', 'crossDomain']));
+  });
+
   it('serves the default grants of WAREHOUSE_MGR, INBOUND and OUTBOUND exactly as contract §3 lists them', async () => {
     const grants = async (role: string) => (await t.request('GET', `/api/v1/permissions/role/${role}`, { token: t.adminToken })).json().permissions;
     expect(await grants('WAREHOUSE_MGR')).toEqual([

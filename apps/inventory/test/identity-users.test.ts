@@ -122,6 +122,27 @@ describe('user management', () => {
     expect((await t.request('PATCH', '/api/v1/users/1', { token: manager.token, body: { name: 'x' } })).statusCode).toBe(404);
   });
 
+  it('refuses a company change by a company-bound manager, but takes the stored company sent back with a whole user form', async () => {
+    await t.request('PUT', '/api/v1/permissions/role/SUPERVISOR', {
+      token: t.adminToken,
+      body: { permissions: ['system_user', 'system_user:operation'] },
+    });
+    const manager = await t.user('SUPERVISOR', 'ALPHA');
+    const clerk = await t.user('INBOUND', 'ALPHA', { name: '入库员甲' });
+    const headers = { 'content-type': 'application/json' };
+
+    const moved = await t.request('PATCH', `/api/v1/users/${clerk.id}`, { token: manager.token, headers, body: { company_name: 'BETA' } });
+    expect(moved.statusCode).toBe(403);
+    expect(moved.json().code).toBe('FORBIDDEN');
+
+    const listed = (await t.request('GET', '/api/v1/users?limit=200', { token: manager.token })).json();
+    const form = listed.items.find((u: { id: number }) => u.id === clerk.id);
+    expect(form).toMatchObject({ company_name: 'ALPHA', name: '入库员甲' });
+    const saved = await t.request('PATCH', `/api/v1/users/${clerk.id}`, { token: manager.token, headers, body: { ...form, name: '入库员乙' } });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ id: clerk.id, name: '入库员乙', company_name: 'ALPHA' });
+  });
+
   it('records an audit entry for user writes without the password hash', async () => {
     const user = await t.user('INBOUND', 'ALPHA');
     await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { name: '新名字', password: 'another-1' } });

@@ -71,9 +71,12 @@ export function isGrantableCode(code: string): boolean {
 const supervisorExcluded = (code: string) =>
   code === 'crossDomain' || code.startsWith('system_user') || code.startsWith('system_permission');
 
-/** Default grants per role (contract §3), written into role_permissions on first start. */
+/**
+ * Default grants per role (contract §3), written into role_permissions on first start.
+ * SUPER_ADMIN holds every code and, as spec 5.2 names it, the material_list:* wildcard.
+ */
 export const DEFAULT_ROLE_GRANTS: Record<Role, readonly string[]> = {
-  SUPER_ADMIN: [...PERMISSION_CATALOG],
+  SUPER_ADMIN: [...PERMISSION_CATALOG, 'material_list:*'],
   SUPERVISOR: PERMISSION_CATALOG.filter((code) => !supervisorExcluded(code)),
   WAREHOUSE_MGR: [
     'material_list:*', 'bom_manage:*', 'inbound_buy', 'inbound_stock:operation', 'inbound_purchase:*',

@@ -81,9 +81,6 @@ const PATCHABLE_USER_FIELDS = ['name', 'role', 'company_name', 'email', 'active'
 export async function updateUser(ctx: UseCaseContext, userId: number, input: UpdateUserBody) {
   requirePatchedField(input, PATCHABLE_USER_FIELDS);
   assertMayAssignRole(ctx, input.role);
-  if (input.company_name !== undefined && !isCrossDomain(ctx.actor)) {
-    throw forbidden('只有跨公司账号可以修改用户所属公司');
-  }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return ctx.transaction(async (tx) => {
     const scope = companyCondition(ctx.scope(), users.companyName);
@@ -91,6 +88,10 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
     if (!current) throw notFound('用户');
     if (current.role === 'SUPER_ADMIN' && !isSuperAdmin(ctx.actor)) throw forbidden('不能修改超级管理员账号');
     refuseSelfDeactivation(ctx.actor, current.id, input.active);
+    // sending the stored company back (a whole user form) changes nothing and is no company change
+    if (input.company_name !== undefined && input.company_name !== current.companyName && !isCrossDomain(ctx.actor)) {
+      throw forbidden('只有跨公司账号可以修改用户所属公司');
+    }
     const changes = changedUserColumns(current, {
       name: input.name,
       role: input.role,
