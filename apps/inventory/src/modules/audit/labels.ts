@@ -36,9 +36,11 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   session_id: '盘点会话', scope_type: '盘点范围', scope_config: '范围设置', initiator_id: '发起人', initiator_name: '发起人',
   started_at: '开始时间', finished_at: '结束时间', finish_reason: '结束原因', uuid: '条码', user_id: '用户', scan_time: '扫码时间',
   book_quantity: '账面数量', book_location: '账面库位', before_quantity: '调整前数量', after_quantity: '调整后数量',
-  difference: '差异', forced: '强制调整', adjusted_at: '调整时间', adjusted_from: '调整来源', draft_id: '盘点记录',
+  difference: '差异', forced: '强制调整', adjusted_at: '调整时间', adjusted_from: '调整前账面数量', draft_id: '盘点记录',
   superseded_by_id: '被替代为', moved_at: '移库时间', to_sku: '新条码', to_stock_id: '新库存行', whole: '整行移动',
   parent_id: '上级', child_id: '子件', version: '版本', line_no: '行号', created_by: '创建人', published_by: '发布人', published_at: '发布时间',
+  bom_version_id: 'BOM版本', source_return_id: '来源退货记录', file_name: '文件名', byte_size: '文件大小', width: '宽度',
+  height: '高度', mime: '文件类型', phash: '图像指纹', storage_path: '存储路径',
   credentials: '凭据', id: 'ID', created_at: '创建时间', updated_at: '更新时间', target_id: '对象ID', module_name: '模块',
 };
 
