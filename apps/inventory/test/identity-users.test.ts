@@ -141,6 +141,18 @@ describe('user management', () => {
     const saved = await t.request('PATCH', `/api/v1/users/${clerk.id}`, { token: manager.token, headers, body: { ...form, name: '入库员乙' } });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({ id: clerk.id, name: '入库员乙', company_name: 'ALPHA' });
+    const padded = await t.request('PATCH', `/api/v1/users/${clerk.id}`, { token: manager.token, headers, body: { company_name: ' ALPHA ' } });
+    expect(padded.statusCode, padded.body).toBe(200);
+  });
+
+  it('trims a company named on PATCH as on create, and refuses a blank one', async () => {
+    const clerk = await t.user('INBOUND', 'ALPHA');
+    const moved = await t.request('PATCH', `/api/v1/users/${clerk.id}`, { token: t.adminToken, body: { company_name: ' BETA ' } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().company_name).toBe('BETA');
+    const blank = await t.request('PATCH', `/api/v1/users/${clerk.id}`, { token: t.adminToken, body: { company_name: '  ' } });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'company_name' });
   });
 
   it('records an audit entry for user writes without the password hash', async () => {

@@ -14,6 +14,7 @@ import {
   requirePatchedField,
   userListConditions,
   usernameTaken,
+  validationFailed,
   type Tx,
   type UseCaseContext,
 } from '@wms/platform';
@@ -81,6 +82,7 @@ const PATCHABLE_USER_FIELDS = ['name', 'role', 'company_name', 'email', 'active'
 export async function updateUser(ctx: UseCaseContext, userId: number, input: UpdateUserBody) {
   requirePatchedField(input, PATCHABLE_USER_FIELDS);
   assertMayAssignRole(ctx, input.role);
+  const companyName = patchedCompany(input.company_name);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return ctx.transaction(async (tx) => {
     const scope = companyCondition(ctx.scope(), users.companyName);
@@ -89,13 +91,13 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
     if (current.role === 'SUPER_ADMIN' && !isSuperAdmin(ctx.actor)) throw forbidden('不能修改超级管理员账号');
     refuseSelfDeactivation(ctx.actor, current.id, input.active);
     // sending the stored company back (a whole user form) changes nothing and is no company change
-    if (input.company_name !== undefined && input.company_name !== current.companyName && !isCrossDomain(ctx.actor)) {
+    if (companyName !== undefined && companyName !== current.companyName && !isCrossDomain(ctx.actor)) {
       throw forbidden('只有跨公司账号可以修改用户所属公司');
     }
     const changes = changedUserColumns(current, {
       name: input.name,
       role: input.role,
-      companyName: input.company_name,
+      companyName,
       email: input.email,
       active: input.active,
     });
@@ -107,6 +109,14 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
       .returning();
     return toUserView(row!);
   });
+}
+
+/** A company named on PATCH, trimmed as on create (contract §8: company names compare exactly); blank is 400. */
+function patchedCompany(requested: string | undefined): string | undefined {
+  if (requested === undefined) return undefined;
+  const company = requested.trim();
+  if (!company) throw validationFailed('company_name 不能为空', { field: 'company_name' });
+  return company;
 }
 
 export async function listActiveUsers(ctx: UseCaseContext, requestedCompany?: string) {
