@@ -308,6 +308,27 @@ describe('stock rows: update, delete, change-status', () => {
       expect((await t.request('GET', `/api/v1/stock/reconcile`, { token: t.adminToken })).json().mismatches).toEqual(report.mismatches);
     });
 
+    it('lists a closed request that still claims a reservation, and the row it no longer holds', async () => {
+      const submitted = await t.request('POST', '/api/v1/outbound/request', {
+        token: manager.token,
+        body: { outbound_type: 'USE', items: [{ base_id: material.id, quantity: 2 }], remark: '泄漏' },
+      });
+      expect(submitted.statusCode, submitted.body).toBe(201);
+      const { id, items } = submitted.json() as { id: number; items: Array<{ stock_id: number }> };
+      // closed behind the service's back: the lines still say reserved, nothing holds them any more
+      await t.service.deps.database.transaction({ actor: 'test' }, (tx) =>
+        tx.execute(sql`update outbound_requests set status = 4, close_reason = 'closed' where id = ${id}`),
+      );
+      const report = (await reconcile()).json();
+      expect(report.ok).toBe(false);
+      expect(report.stale_reservations).toContainEqual({ biz_type: 'outbound', id });
+      const leaked = listed(report, items[0]!.stock_id) as { available_quantity: number; expected_available_quantity: number } | undefined;
+      expect(leaked && leaked.expected_available_quantity - leaked.available_quantity).toBe(2);
+      await t.service.deps.database.transaction({ actor: 'test' }, (tx) =>
+        tx.execute(sql`update outbound_requests set status = 0, close_reason = null where id = ${id}`),
+      );
+    });
+
     it('narrows to one company and is for SUPER_ADMIN only', async () => {
       const broken = await newRow();
       await holdQuantityDirectly(t, broken.id, 1);

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { companyCondition, Decimal, toQuantityOrZero, type CompanyScope, type Database, type Queryable, type UseCaseContext } from '@wms/platform';
+import { companyCondition, Decimal, queryRows, toQuantityOrZero, type CompanyScope, type Database, type Queryable, type UseCaseContext } from '@wms/platform';
 import type { FastifyBaseLogger } from 'fastify';
 import { BORROW_STATUS, materials, OUTBOUND_STATUS, SCRAP_STATUS, STOCK_KINDS } from '../../db/schema/index.js';
+import type { LedgerReconcileReport } from './schemas.js';
 
 /** How often the background job checks the ledger identity. */
 export const LEDGER_RECONCILE_INTERVAL_MS = 60 * 60_000;
@@ -13,59 +14,30 @@ const OPEN_SCRAP = sql.raw(`${SCRAP_STATUS.pending}, ${SCRAP_STATUS.approved}`);
 const STOCK_SOURCES = sql.raw(STOCK_KINDS.map((kind) => `'${kind}'`).join(', '));
 
 /**
- * What holds stock out of a row's available quantity (contract §8 "Stock"), as (stock_id, quantity):
- * reserved lines of outbound, borrow and scrap requests in status 0 or 1 (scrap: stock-row lines only),
- * and borrowed, not returned quantity.
+ * Every request line that claims a reservation (`reserved`), with whether it may: its request is open
+ * (status 0 or 1), and a scrap line only when it names a stock row (borrow and ledger lines never reserve).
+ */
+const CLAIMED_LINES = sql`
+  select 'outbound' as biz_type, r.id, line, r.status in (${OPEN_OUTBOUND}) as holds
+    from outbound_requests r cross join lateral jsonb_array_elements(r.items_json) line where (line->>'reserved')::boolean
+  union all
+  select 'borrow', r.id, line, r.status in (${OPEN_BORROW})
+    from borrow_requests r cross join lateral jsonb_array_elements(r.items_json) line where (line->>'reserved')::boolean
+  union all
+  select 'scrap', r.id, line, r.status in (${OPEN_SCRAP}) and line->>'source_table' in (${STOCK_SOURCES})
+    from scrap_requests r cross join lateral jsonb_array_elements(r.items_json) line where (line->>'reserved')::boolean`;
+
+/**
+ * What holds stock out of a row's available quantity (contract §8 "Stock"), as (stock_id, quantity): the
+ * claimed lines that hold, and borrowed, not returned quantity.
  */
 const OPEN_HOLDS = sql`
-  select (line->>'stock_id')::int as stock_id, (line->>'quantity')::numeric as quantity
-    from outbound_requests r cross join lateral jsonb_array_elements(r.items_json) line
-   where r.status in (${OPEN_OUTBOUND}) and (line->>'reserved')::boolean
+  select (line->>'stock_id')::int as stock_id, (line->>'quantity')::numeric as quantity from claimed where holds
   union all
-  select (line->>'stock_id')::int, (line->>'quantity')::numeric
-    from borrow_requests r cross join lateral jsonb_array_elements(r.items_json) line
-   where r.status in (${OPEN_BORROW}) and (line->>'reserved')::boolean
-  union all
-  select b.stock_id, b.quantity - b.returned_quantity from trans_borrow b where b.status = 'borrowed'
-  union all
-  select (line->>'stock_id')::int, (line->>'quantity')::numeric
-    from scrap_requests r cross join lateral jsonb_array_elements(r.items_json) line
-   where r.status in (${OPEN_SCRAP}) and (line->>'reserved')::boolean and line->>'source_table' in (${STOCK_SOURCES})`;
+  select b.stock_id, b.quantity - b.returned_quantity from trans_borrow b where b.status = 'borrowed'`;
 
 /** Requests that still claim a reservation although they no longer hold one (a leak). */
-const STALE_RESERVATIONS = sql`
-  select distinct 'outbound' as biz_type, r.id
-    from outbound_requests r cross join lateral jsonb_array_elements(r.items_json) line
-   where r.status not in (${OPEN_OUTBOUND}) and (line->>'reserved')::boolean
-  union
-  select distinct 'borrow', r.id
-    from borrow_requests r cross join lateral jsonb_array_elements(r.items_json) line
-   where r.status not in (${OPEN_BORROW}) and (line->>'reserved')::boolean
-  union
-  select distinct 'scrap', r.id
-    from scrap_requests r cross join lateral jsonb_array_elements(r.items_json) line
-   where (line->>'reserved')::boolean and (r.status not in (${OPEN_SCRAP}) or line->>'source_table' not in (${STOCK_SOURCES}))`;
-
-export interface LedgerMismatch {
-  id: number;
-  sku: string;
-  source_table: string;
-  base_id: number;
-  company_name: string;
-  status: string;
-  stock_quantity: number;
-  available_quantity: number;
-  held_quantity: number;
-  /** stock_quantity − held_quantity: what available_quantity should be. */
-  expected_available_quantity: number;
-}
-
-export interface LedgerReconcileReport {
-  checked_at: string;
-  ok: boolean;
-  mismatches: LedgerMismatch[];
-  stale_reservations: { biz_type: string; id: number }[];
-}
+const STALE_RESERVATIONS = sql`select distinct biz_type, id from claimed where not holds`;
 
 interface MismatchRecord {
   id: number;
@@ -86,9 +58,9 @@ interface MismatchRecord {
  */
 export async function reconcileStockLedger(q: Queryable, scope: CompanyScope, now: Date): Promise<LedgerReconcileReport> {
   const inScope = companyCondition(scope, materials.companyName) ?? sql`true`;
-  const mismatches = (await q.execute(sql`
-    with holds as (${OPEN_HOLDS}),
-         held as (select stock_id, sum(quantity) as quantity from holds group by stock_id)
+  const mismatches = await queryRows<MismatchRecord>(q, sql`
+    with claimed as (${CLAIMED_LINES}),
+         held as (select stock_id, sum(quantity) as quantity from (${OPEN_HOLDS}) holds group by stock_id)
     select s.id, s.sku, s.source_table, s.base_id, ${materials.companyName} as company_name, s.status,
            s.stock_quantity::text as stock_quantity, s.available_quantity::text as available_quantity,
            coalesce(h.quantity, 0)::text as held
@@ -96,12 +68,12 @@ export async function reconcileStockLedger(q: Queryable, scope: CompanyScope, no
       join ${materials} on ${materials.id} = s.base_id
       left join held h on h.stock_id = s.id
      where ${inScope} and s.available_quantity <> s.stock_quantity - coalesce(h.quantity, 0)
-     order by s.id`)) as unknown as { rows: MismatchRecord[] };
+     order by s.id`);
   // A stale claim is a leak whatever company it is of: only a global check lists it.
   const stale = scope.kind === 'all'
-    ? ((await q.execute(sql`select * from (${STALE_RESERVATIONS}) stale order by biz_type, id`)) as unknown as { rows: { biz_type: string; id: number }[] }).rows
+    ? await queryRows<{ biz_type: string; id: number }>(q, sql`with claimed as (${CLAIMED_LINES}) ${STALE_RESERVATIONS} order by biz_type, id`)
     : [];
-  const rows = mismatches.rows.map((row) => ({
+  const rows = mismatches.map((row) => ({
     id: row.id,
     sku: row.sku,
     source_table: row.source_table,

@@ -132,3 +132,4 @@ export const LedgerReconcileView = Type.Object({
     description: '已不在状态 0、1 却仍标记预留的申请（仅在全部公司范围内核对）',
   }),
 });
+export type LedgerReconcileReport = Static<typeof LedgerReconcileView>;

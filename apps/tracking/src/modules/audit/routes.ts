@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { API_PREFIX, ErrorBody, errorResponses, PageOf } from '@wms/platform';
+import { API_PREFIX, ErrorBody, errorResponses, PageOf, SUPER_ADMIN_ONLY } from '@wms/platform';
 import { ctxOf, type TrackingDeps, type TrackingFastify } from '../../app-types.js';
-import { SUPER_ADMIN_ONLY } from '../identity/roles.js';
 import { auditModules, listAudit } from './audit-service.js';
 import { AuditEntry, AuditQuery } from './schemas.js';
 

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { API_PREFIX, errorResponses, ErrorBody, IdParams, PageOf } from '@wms/platform';
+import { API_PREFIX, errorResponses, ErrorBody, IdParams, PageOf, SUPER_ADMIN_ONLY } from '@wms/platform';
 import { ctxOf, type TrackingDeps, type TrackingFastify } from '../../app-types.js';
-import { SUPER_ADMIN_ONLY } from '../identity/roles.js';
 import { getGroup, listGroups, listMemberCandidates } from './group-read-service.js';
 import { createGroup, deleteGroup, updateGroup } from './group-write-service.js';
 import { addMembers, removeMember, setLeader } from './member-service.js';

@@ -1,7 +1,6 @@
-import { API_PREFIX, errorResponses, ErrorBody, IdParams, PageOf, tooManyAttemptsResponse } from '@wms/platform';
+import { API_PREFIX, errorResponses, ErrorBody, IdParams, PageOf, SUPER_ADMIN_ONLY, tooManyAttemptsResponse } from '@wms/platform';
 import { ctxOf, type TrackingDeps, type TrackingFastify } from '../../app-types.js';
 import { currentUser, login } from './auth-service.js';
-import { SUPER_ADMIN_ONLY } from './roles.js';
 import { CreateUserBody, LoginBody, LoginResult, MeView, UpdateUserBody, UserListQuery, UserView } from './schemas.js';
 import { createUser, getUser, listUsers, updateUser } from './user-service.js';
 
