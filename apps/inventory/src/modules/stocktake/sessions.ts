@@ -31,8 +31,9 @@ export async function readSessionUnlessForeign(q: Queryable, scope: CompanyScope
  */
 export async function companyOfActiveSession(q: Queryable, actor: Actor, requested: string | undefined): Promise<string | null> {
   if (!isCrossDomain(actor) || requested?.trim()) return companyForRead(actor, requested);
+  // one active session per company (the partial unique index), so two rows are two companies
   const active = await q
-    .selectDistinct({ company: stocktakeSessions.companyName })
+    .select({ company: stocktakeSessions.companyName })
     .from(stocktakeSessions)
     .where(eq(stocktakeSessions.status, 'active'))
     .limit(2);
