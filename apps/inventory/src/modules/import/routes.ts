@@ -53,7 +53,7 @@ export function registerImportRoutes(app: InventoryFastify, deps: InventoryDeps)
   }, async (request) => executeImport(ctxOf(deps, request), withQueryFields(await readUpload(request), request.query)));
 }
 
+/** The query's type and mode as form fields, under the form's own (a validated query holds only the names sent). */
 function withQueryFields(upload: Upload, query: ImportQuery): Upload {
-  const fromQuery = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as Record<string, string>;
-  return { ...upload, fields: { ...fromQuery, ...upload.fields } };
+  return { ...upload, fields: { ...(query as Record<string, string>), ...upload.fields } };
 }
