@@ -105,6 +105,12 @@ describe('GET /outbound/scan: the add-back rule', () => {
     expect((await t.request('GET', '/api/v1/outbound/scan', { token: w.op.token })).json().code).toBe('VALIDATION_FAILED');
     expect((await t.request('GET', `/api/v1/outbound/scan?barcode=${big.sku}&request_id=x`, { token: w.op.token })).statusCode).toBe(400);
   });
+
+  it('answers 400 VALIDATION_FAILED naming barcode for a barcode of blanks only, not 404', async () => {
+    const response = await scan(w.op.token, '   ', mine.id);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'barcode', msg: expect.any(String) });
+  });
 });
 
 describe('GET /outbound/alternatives', () => {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
-import { AppError, companyCondition, notFound, scopeAllows, type Queryable, type UseCaseContext } from '@wms/platform';
+import { AppError, companyCondition, notFound, scopeAllows, validationFailed, type Queryable, type UseCaseContext } from '@wms/platform';
 import { materials, stockRows, type OutboundRequestRow } from '../../db/schema/index.js';
 import { readRequest, requestsInScope } from '../request-workflow/request-access.js';
 import { priceVisibilityOf } from '../stock/price-visibility.js';
@@ -22,6 +22,8 @@ async function requestOf(q: Queryable, ctx: UseCaseContext, id: number | undefin
  */
 export async function scanForOutbound(ctx: UseCaseContext, query: ScanQuery): Promise<ScannedRowView> {
   const barcode = query.barcode.trim();
+  // blanks only is bad input, not an unknown barcode (as the stock scan and the execution say)
+  if (!barcode) throw validationFailed('条码不能为空', { field: 'barcode' });
   const scope = ctx.scope();
   const { request, row } = await ctx.readWithActorVersion(async (q, userId) => {
     const found = await lookUpScan(q, userId, barcode, query.request_id);
