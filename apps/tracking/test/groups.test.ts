@@ -92,6 +92,10 @@ describe('business groups', () => {
         expect(typeof res.json().msg).toBe('string');
       }
       expect((await t.request('PATCH', `/api/v1/groups/${group.id}`, { token: t.adminToken, body: {} })).statusCode).toBe(422);
+      // unknown fields are dropped: a body of only those is as empty as {}
+      const unknownOnly = await t.request('PATCH', `/api/v1/groups/${group.id}`, { token: t.adminToken, body: { leader_id: leader.id, colour: 'red' } });
+      expect(unknownOnly.statusCode).toBe(422);
+      expect(unknownOnly.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.stringContaining('没有需要修改的字段') });
       expect((await t.request('PATCH', '/api/v1/groups/999999', { token: t.adminToken, body: { name: 'x' } })).statusCode).toBe(404);
     });
 

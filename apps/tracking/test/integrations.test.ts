@@ -358,6 +358,23 @@ describe('bad payloads', () => {
     expect((await productRow(product.serial_number)).status).toBe('待仓库收货');
     expect(await auditCount()).toBe(audits);
   });
+
+  it('refuses zero or negative quantities with 422 naming the field (contract §7), moving nothing', async () => {
+    const product = await awaitingProduct();
+    const events = await eventCount();
+    for (const quantity of [0, -1]) {
+      const stockIn = await post(STOCK_IN, stockInNotice(product.serial_number, { quantity }));
+      expect(stockIn.statusCode, `stock-in ${quantity}`).toBe(422);
+      expect(stockIn.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'quantity' });
+      const outbound = await post(OUTBOUND, outboundNotice([product.serial_number], { items: [{ serial_number: product.serial_number, quantity }] }));
+      expect(outbound.statusCode, `outbound ${quantity}`).toBe(422);
+      expect(outbound.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringContaining('quantity') });
+    }
+    expect((await productRow(product.serial_number)).status).toBe('待仓库收货');
+    expect(await eventCount()).toBe(events);
+    // a fractional positive quantity is a quantity like any other
+    expect((await post(STOCK_IN, stockInNotice(product.serial_number, { quantity: 0.5 }))).json()).toEqual({ ok: true, matched: true });
+  });
 });
 
 describe('identity card lookup GET /integrations/products/{sn}', () => {

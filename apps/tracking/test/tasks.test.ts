@@ -207,6 +207,18 @@ describe('tasks, task logs and reminders', () => {
       expect((await t.request('PATCH', '/api/v1/tasks/999999', { token: t.adminToken, body: { title: 'x' } })).statusCode).toBe(404);
     });
 
+    it('refuses a body of only fields it cannot change (hours, unknown ones) with 422 like {}', async () => {
+      const task = await createTask(t, { product_id: productId, title: '工时任务' });
+      for (const body of [{ hours: 5 }, { hours: 5, product_id: afterSalesProductId }, { colour: 'red' }]) {
+        const res = await t.request('PATCH', `/api/v1/tasks/${task.id}`, { token: t.adminToken, body });
+        expect(res.statusCode, JSON.stringify(body)).toBe(422);
+        expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.stringContaining('没有需要修改的字段') });
+      }
+      expect(await taskOf(task.id)).toMatchObject({ hours: 0, product_id: productId, updated_at: expect.any(String) });
+      const [row] = await t.service.deps.database.read((q) => q.select().from(tasks).where(eq(tasks.id, task.id)));
+      expect(row!.updatedAt.toISOString()).toBe(row!.createdAt.toISOString());
+    });
+
     it('is 403 for a task of a product outside the caller scope: read, update and log, nothing written', async () => {
       const foreign = await createTask(t, { product_id: afterSalesProductId, title: '售后任务' });
       const before = await counts();

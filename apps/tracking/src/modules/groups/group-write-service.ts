@@ -1,5 +1,5 @@
 import { and, count, eq, notInArray } from 'drizzle-orm';
-import { AppError, notFound, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
+import { AppError, notFound, requirePatchedField, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
 import { businessGroupMembers, businessGroupPhases, businessGroups, type BusinessGroupRow, type LifecyclePhase } from '../../db/schema/index.js';
 import { groupViewOf } from './group-read-service.js';
 import type { CreateGroupBody, UpdateGroupBody } from './schemas.js';
@@ -59,6 +59,8 @@ export async function createGroup(ctx: UseCaseContext, input: CreateGroupBody) {
  * sub-group itself (that would make three levels).
  */
 export async function updateGroup(ctx: UseCaseContext, id: number, input: UpdateGroupBody) {
+  // a body of only unknown fields is `{}` once the schema dropped them
+  requirePatchedField(input, ['name', 'parent_id', 'active', 'phases']);
   return ctx.transaction(async (tx) => {
     const current = await lockGroup(tx, id);
     const changes: Partial<Pick<BusinessGroupRow, 'name' | 'parentId' | 'active'>> = {};

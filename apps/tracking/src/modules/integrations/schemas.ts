@@ -1,9 +1,12 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { PositiveQuantity } from '@wms/platform';
 import { LifecyclePhaseSchema, ProductStageSchema, ProductStatusSchema } from '../products/schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
 const Integer = Type.Integer({ minimum: 0, maximum: 2147483647 });
+/** Quantities are positive (contract §7: a zero or negative quantity is bad input, also in a notification). */
+const Quantity = Nullable(PositiveQuantity);
 
 /**
  * The fields every inventory notification shares (contract §5). Types are checked (422 when wrong);
@@ -28,7 +31,7 @@ export const StockInNotice = Type.Object(
     base_id: Type.Optional(Nullable(Integer)),
     material_name: Type.Optional(Nullable(Text(200))),
     category: Type.Optional(Nullable(Text(255))),
-    quantity: Type.Optional(Nullable(Type.Number())),
+    quantity: Type.Optional(Quantity),
     in_date: Type.Optional(Nullable(Text(32))),
   },
   { description: '库存服务的入库通知（合同 §5）' },
@@ -39,7 +42,7 @@ export const OutboundNoticeItem = Type.Object({
   stock_id: Type.Optional(Nullable(Integer)),
   sku: Type.Optional(Nullable(Text(128))),
   serial_number: Type.Optional(Nullable(Text(64))),
-  quantity: Type.Optional(Nullable(Type.Number())),
+  quantity: Type.Optional(Quantity),
 });
 
 export const OutboundNotice = Type.Object(

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { AppError, notFound, validationFailed, type Tx } from '@wms/platform';
+import { AppError, notFound, requirePatchedField, validationFailed, type Tx } from '@wms/platform';
 import { businessGroups, materials, products, type ProductRow } from '../../db/schema/index.js';
 import type { TrackingContext } from '../identity/data-scope.js';
 import { toProductView } from './product-mapper.js';
@@ -80,6 +80,8 @@ function changesOf(current: ProductRow, input: UpdateProductBody, now: Date): Pr
  * product is answered as it is and nothing is written.
  */
 export async function updateProduct(ctx: TrackingContext, id: number, input: UpdateProductBody) {
+  // the schema drops unknown fields after its "at least one property" check: a body of only those is `{}`
+  requirePatchedField(input, ['model', 'base_id', 'status', 'lifecycle_phase', 'current_stage', 'group_id']);
   const scope = await ctx.dataScope();
   const row = await ctx.transaction(async (tx) => {
     const [current] = await tx.select().from(products).where(eq(products.id, id)).for('update');

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { validationFailed, type Tx } from '@wms/platform';
+import { requirePatchedField, validationFailed, type Tx } from '@wms/platform';
 import { products, tasks, type TaskRow, type TaskStatus } from '../../db/schema/index.js';
 import type { TrackingContext } from '../identity/data-scope.js';
 import { assertOperable } from '../products/product-scope.js';
@@ -73,6 +73,8 @@ async function applyStatus(tx: Tx, ctx: TrackingContext, task: TaskRow, to: Task
  * reminder. Values equal to the stored ones write nothing; hours are not editable (sum of the logs).
  */
 export async function updateTask(ctx: TrackingContext, id: number, input: UpdateTaskBody) {
+  // unknown fields (hours among them) are dropped after the schema's "at least one property" check
+  requirePatchedField(input, ['title', 'type', 'stage', 'status', 'assignee_id', 'due_date']);
   const scope = await ctx.dataScope();
   return ctx.transaction(async (tx) => {
     const { task: current, serialNumber } = await lockOperableTask(tx, scope, id);
