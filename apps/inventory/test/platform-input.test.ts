@@ -114,6 +114,28 @@ describe('null for a field that does not take null', () => {
   });
 });
 
+describe('the year 0000', () => {
+  it('is a date the database cannot store: 400 naming the field, in bodies and list filters, nothing written', async () => {
+    const material = await createMaterial(t, w.mgr.token, {});
+    const stockRows = async () => (await queryRows<{ n: number }>(t, sql`select count(*)::int as n from stock_rows where base_id = ${material.id}`))[0]!.n;
+    const stockIn = await t.request('POST', '/api/v1/inbound/stock', {
+      token: w.mgr.token,
+      body: { source_table: 'stock_buy', base_id: material.id, in_quantity: 1, warehouse_location: 'A/01/01', in_date: '0000-01-01' },
+    });
+    expect(stockIn.statusCode).toBe(400);
+    expect(stockIn.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'in_date' });
+    expect(await stockRows()).toBe(0);
+    for (const [path, field] of [
+      ['/api/v1/outbound/request?start_date=0000-01-01', 'start_date'],
+      ['/api/v1/outbound?end_date=0000-12-31T08:00:00Z', 'end_date'],
+    ] as const) {
+      const list = await t.request('GET', path, { token: w.mgr.token });
+      expect(list.statusCode, path).toBe(400);
+      expect(list.json()).toMatchObject({ code: 'VALIDATION_FAILED', field });
+    }
+  });
+});
+
 describe('a query parameter sent empty', () => {
   it('is no filter; a required one is then missing', async () => {
     const all = await t.request('GET', '/api/v1/outbound/request?limit=200', { token: w.mgr.token });

@@ -115,6 +115,41 @@ describe('POST /purchase', () => {
     expect(await countPurchases(t)).toBe(before);
   });
 
+  it('refuses a cross-domain caller naming a company nobody belongs to with 400 UNKNOWN_COMPANY, writing nothing', async () => {
+    const before = await countPurchases(t);
+    const response = await t.request('POST', PURCHASE, {
+      token: t.adminToken,
+      body: { company_name: 'NOPE_CO', items: [{ base_id: resistor.id, quantity: 1 }] },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'UNKNOWN_COMPANY', field: 'company_name', company: 'NOPE_CO' });
+    expect(typeof response.json().msg).toBe('string');
+    expect(await countPurchases(t)).toBe(before);
+    // the same call naming a real company goes through
+    const named = await t.request('POST', PURCHASE, { token: t.adminToken, body: { company_name: 'ALPHA', items: [{ base_id: resistor.id, quantity: 1, remark: '管理员代提' }] } });
+    expect(named.statusCode, named.body).toBe(201);
+  });
+
+  it('refuses dates the database cannot store (year 0000) with 400 naming the field, in submissions and list filters', async () => {
+    const before = await countPurchases(t);
+    for (const [item, field] of [
+      [{ purchase_date: '0000-01-01' }, 'items.0.purchase_date'],
+      [{ expected_date: '0000-12-31' }, 'items.0.expected_date'],
+    ] as const) {
+      const response = await submitPurchase(t, c.mgr.token, [{ base_id: resistor.id, quantity: 1, ...item }]);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', field });
+    }
+    expect(await countPurchases(t)).toBe(before);
+    for (const query of ['start_date=0000-01-01', 'end_date=0000-02-29']) {
+      const response = await t.request('GET', `${PURCHASE}?${query}`, { token: c.inbound.token });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: query.split('=')[0] });
+    }
+    // the earliest real year still passes
+    expect((await submitPurchase(t, c.mgr.token, [{ base_id: resistor.id, quantity: 1, purchase_date: '0001-01-01', remark: '公元元年' }])).statusCode).toBe(201);
+  });
+
   it('holds the idempotency lock: while the same submission runs, a repeat is 409 LOCK_HELD and writes nothing', async () => {
     const body = { items: [{ base_id: resistor.id, quantity: 7, remark: '重复提交' }] };
     const key = idempotencyKeyFor(c.sales.id, 'POST', PURCHASE, body);

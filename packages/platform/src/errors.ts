@@ -92,6 +92,8 @@ const pgStates = {
   deadlockDetected: '40P01',
   invalidTextRepresentation: '22P02',
   numericOutOfRange: '22003',
+  datetimeFieldOverflow: '22008',
+  invalidDatetimeFormat: '22007',
 } as const;
 
 interface PgLikeError {
@@ -146,6 +148,9 @@ export function translateDatabaseError(err: unknown): AppError | undefined {
     case pgStates.invalidTextRepresentation:
     case pgStates.numericOutOfRange:
       return new AppError('VALIDATION_FAILED', '数值格式不正确或超出范围');
+    case pgStates.datetimeFieldOverflow:
+    case pgStates.invalidDatetimeFormat:
+      return new AppError('VALIDATION_FAILED', '日期格式不正确或超出范围');
     case pgStates.serializationFailure:
     case pgStates.deadlockDetected:
       return new AppError('CONFLICT', '并发冲突，请重试');

@@ -60,9 +60,11 @@ export const errorResponses = {
   409: ErrorBody,
 } as const;
 
-/** A date `YYYY-MM-DD`. */
-/** A calendar date: the pattern for the shape, `format: date` (ajv-formats, full mode) for 2024-02-30 and 2024-13-45. */
-export const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date', description: 'YYYY-MM-DD' });
+/**
+ * A calendar date `YYYY-MM-DD`: the pattern for the shape and for the year 0000, which `format: date` lets
+ * through and PostgreSQL cannot store; `format: date` (ajv-formats, full mode) for 2024-02-30 and 2024-13-45.
+ */
+export const DateString = Type.String({ pattern: '^(?!0000)\\d{4}-\\d{2}-\\d{2}$', format: 'date', description: 'YYYY-MM-DD' });
 /** A quantity: a positive JSON number. */
 export const PositiveQuantity = Type.Number({ exclusiveMinimum: 0, maximum: 1e12 });
 export const NonNegativeQuantity = Type.Number({ minimum: 0, maximum: 1e12 });

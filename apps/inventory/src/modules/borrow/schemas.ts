@@ -1,20 +1,18 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
 import { Id, Nullable, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
 import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
 import { timeRangeQuery } from '../outbound/time-range.js';
 
 const Remark = Type.String({ maxLength: 1000 });
 const Location = Type.String({ maxLength: 255, description: '斜杠分隔的库位路径或存放位置' });
-/** A real calendar date `YYYY-MM-DD` (2024-02-30 is refused). */
-const CalendarDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const CompanyQuery = Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' }));
 
 // ---- requests -------------------------------------------------------------------------------
 
 export const SubmitBorrowBody = submitBodySchema({
   kind: {},
-  details: { expected_return_date: Type.Optional(Nullable(CalendarDate)) },
+  details: { expected_return_date: Type.Optional(Nullable(DateString)) },
 });
 export type SubmitBorrowBody = Static<typeof SubmitBorrowBody>;
 

@@ -22,8 +22,8 @@ const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)
 function beijingMidnight(date: string, field: string): Date {
   const match = DATE.exec(date);
   const at = new Date(`${date}T00:00:00+08:00`);
-  // Date rolls 2024-02-30 over to March; a real calendar date survives the round trip.
-  if (!match || Number.isNaN(at.getTime()) || new Date(at.getTime() + 8 * 3600e3).toISOString().slice(0, 10) !== date) {
+  // Date rolls 2024-02-30 over to March; a real calendar date survives the round trip. PostgreSQL has no year 0000.
+  if (!match || match[1] === '0000' || Number.isNaN(at.getTime()) || new Date(at.getTime() + 8 * 3600e3).toISOString().slice(0, 10) !== date) {
     throw validationFailed(`${field} 不是有效的日期: ${date}`, { field });
   }
   return at;

@@ -1,7 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { AppError, can, Decimal, toDecimalString, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
 import { PURCHASE_STATUS, purchaseRequests, suppliers, users } from '../../db/schema/index.js';
-import { assertCompanyNamed } from '../identity/company-rules.js';
+import { assertCompanyForRecord, assertCompanyNamed } from '../identity/company-rules.js';
 import { beijingDate } from '../stock/sku.js';
 import { matchMaterials, type MatchedMaterial } from './material-match.js';
 import { sendSubmissionMail } from './purchase-mail.js';
@@ -15,15 +15,17 @@ const MAX_TOTAL = new Decimal('999999999999.99');
 /**
  * POST /purchase (any logged-in user; idempotency lock): one submission of one or many items becomes
  * one request per item sharing a batch key (spec 2.9). Everything is checked before anything is
- * written — materials (matched by name + spec_model when no base_id), one company for the whole
- * submission, suppliers of that company, real dates — then the day's batch_seq is taken under its lock
- * and the rows are inserted. The approvers' mail goes out after the commit.
+ * written — the company a cross-domain caller names, materials (matched by name + spec_model when no
+ * base_id), one company for the whole submission, suppliers of that company, real dates — then the
+ * day's batch_seq is taken under its lock and the rows are inserted. The approvers' mail goes out after the commit.
  * Price fields the caller may not read are ignored (they are field codes for writing too).
  */
 export async function submitPurchase(ctx: UseCaseContext, body: SubmitPurchaseBody): Promise<PurchaseBatchView> {
   assertCompanyNamed(ctx.actor, body.company_name);
   const stamp = beijingStamp(ctx.now);
   const records = await ctx.transaction(async (tx) => {
+    // a cross-domain caller's company must exist (400 UNKNOWN_COMPANY, decisions Platform 17), not read as "material not found"
+    await assertCompanyForRecord(tx, ctx.actor, body.company_name?.trim() ?? '');
     const matched = await matchMaterials(tx, ctx.scope(body.company_name), body.items);
     const company = oneCompany(matched);
     await checkSuppliers(tx, company, body.items);

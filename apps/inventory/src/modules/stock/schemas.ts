@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
 import { STOCK_KINDS, STOCK_STATUSES } from '../../db/schema/index.js';
 
 export const StockKindSchema = Type.Union(STOCK_KINDS.map((kind) => Type.Literal(kind)), {
@@ -10,8 +10,6 @@ export const StockStatusSchema = Type.Union(STOCK_STATUSES.map((status) => Type.
 });
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-/** A real calendar date `YYYY-MM-DD` (2024-02-30 is refused). */
-const CalendarDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Code = Type.String({ maxLength: 64 });
 const Location = Type.String({ maxLength: 255, description: '斜杠分隔的库位路径, 如 A/01/03' });
 const Remark = Type.String({ maxLength: 1000 });
@@ -58,8 +56,8 @@ export const StockInBody = Type.Object({
   sku: Type.Optional(Type.String({ maxLength: 64, description: '条码; 不传则自动生成 (类别前缀+日期+随机码)' })),
   batch_number: Type.Optional(Nullable(Code)),
   serial_number: Type.Optional(Nullable(Code)),
-  in_date: Type.Optional(Nullable(CalendarDate)),
-  production_date: Type.Optional(Nullable(CalendarDate)),
+  in_date: Type.Optional(Nullable(DateString)),
+  production_date: Type.Optional(Nullable(DateString)),
   request_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
   unit_cost: Type.Optional(Nullable(UnitCost)),
   remark: Type.Optional(Nullable(Remark)),
@@ -74,8 +72,8 @@ export const UpdateStockBody = Type.Object({
   warehouse_location: Type.Optional(Location),
   batch_number: Type.Optional(Nullable(Code)),
   serial_number: Type.Optional(Nullable(Code)),
-  in_date: Type.Optional(Nullable(CalendarDate)),
-  production_date: Type.Optional(Nullable(CalendarDate)),
+  in_date: Type.Optional(Nullable(DateString)),
+  production_date: Type.Optional(Nullable(DateString)),
   unit_cost: Type.Optional(Nullable(UnitCost)),
   remark: Type.Optional(Nullable(Remark)),
   bom_version_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647, description: '仅成品: 生产所依据的已发布 BOM 版本 ID（须为本物料、本公司的版本）' }))),
