@@ -104,6 +104,13 @@ describe('role permissions and the bridge', () => {
     expect((await t.request('GET', '/api/v1/permissions/role/INBOUND', { token: t.adminToken })).json()).toEqual(before);
   });
 
+  it('names the permissions field when a grant is refused as unknown (contract §2: validation names the field)', async () => {
+    const bad = await setGrants('SALES', ['outbound_selection', 'fly_to_moon']);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'permissions', unknown: ['fly_to_moon'] });
+    expect(typeof bad.json().msg).toBe('string');
+  });
+
   it('lets crossDomain span companies and keeps everybody else in theirs', async () => {
     await setGrants('SUPERVISOR', ['system_user', 'crossDomain']);
     const cross = await t.user('SUPERVISOR', 'ALPHA');

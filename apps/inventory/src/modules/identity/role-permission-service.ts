@@ -21,7 +21,7 @@ export async function readRolePermissions(ctx: UseCaseContext, role: string) {
 export async function replaceRolePermissions(ctx: UseCaseContext, role: string, requested: string[]) {
   assertKnownRole(role);
   const unknown = requested.filter((code) => !isGrantableCode(code));
-  if (unknown.length > 0) throw validationFailed(`未知的权限代码: ${unknown.join(', ')}`, { unknown });
+  if (unknown.length > 0) throw validationFailed(`未知的权限代码: ${unknown.join(', ')}`, { field: 'permissions', unknown });
   const wanted = new Set(requested);
   if (role === ctx.actor.role) for (const kept of SELF_EDIT_KEPT) wanted.add(kept);
 
