@@ -187,6 +187,21 @@ describe('who sees which requests', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('finds requests by keyword: number, remark, applicant username, material name or spec (contract §8)', async () => {
+    const { material } = await materialWithStock(t, 'ALPHA', [5]);
+    const fair = await submitBorrowOk(t, w.inbound.token, [{ base_id: material.id, quantity: 1 }], { remark: '展会样机' });
+    const found = async (keyword: string, token = w.mgr.token) => {
+      const response = await t.request('GET', api(`/request?limit=200&keyword=${encodeURIComponent(keyword)}`), { token });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json().items as BorrowRequestJson[]).map((request) => request.id);
+    };
+    expect(await found('展会')).toEqual([fair.id]);
+    expect(await found(material.spec_model.toLowerCase())).toEqual([fair.id]);
+    expect(await found(String(fair.id))).toContain(fair.id);
+    expect(await found(w.inbound.username)).toEqual(expect.arrayContaining([fair.id, others.id]));
+    expect(await found('展会', w.sales.token)).toEqual([]); // not the caller's, so not found either
+  });
+
   it('details: another\'s request is 404 for an ordinary user and for another company', async () => {
     expect((await t.request('GET', api(`/request/${own.id}`), { token: w.sales.token })).statusCode).toBe(200);
     expect((await t.request('GET', api(`/request/${others.id}`), { token: w.sales.token })).statusCode).toBe(404);

@@ -66,6 +66,40 @@ describe('GET /common/my-requests', () => {
     expect((await t.request('GET', '/api/v1/common/my-requests')).statusCode).toBe(401);
   });
 
+  it('filters by keyword on the remark or reason, the purchase number and the materials asked for (contract §8)', async () => {
+    const applicant = await t.user('OUTBOUND', 'ALPHA');
+    const { material, rows } = await materialWithStock(t, 'ALPHA', [20]);
+    const other = await materialWithStock(t, 'ALPHA', [5]);
+    const outbound = await submitOk(t, applicant.token, [{ base_id: material.id, quantity: 1 }]);
+    const borrow = await created(await t.request('POST', '/api/v1/borrow/request', {
+      token: applicant.token,
+      body: { items: [{ base_id: other.material.id, quantity: 1 }], remark: '展会样机借用' },
+    }));
+    const scrap = await created(await t.request('POST', '/api/v1/scrap/request', {
+      token: applicant.token,
+      body: { mode: 'scan', reason: '跌落损坏', reason_category: '库存报废', items: [{ source_table: rows[0]!.source_table, stock_id: rows[0]!.id, scrap_qty: 1 }] },
+    }));
+    const purchase = await created(await t.request('POST', '/api/v1/purchase', {
+      token: applicant.token,
+      body: { items: [{ base_id: other.material.id, quantity: 2, purchase_date: '2026-11-20' }] },
+    }));
+    const purchaseRequest = (purchase.requests as Array<{ id: number; request_no: string }>)[0]!;
+    const found = async (keyword: string) => {
+      const res = await t.request('GET', `/api/v1/common/my-requests?keyword=${encodeURIComponent(keyword)}`, { token: applicant.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().items.map((item: { biz_type: string; id: number }) => [item.biz_type, item.id]);
+    };
+    expect(await found('样机')).toEqual([['borrow', borrow.id]]);
+    expect(await found('跌落')).toEqual([['scrap', scrap.id]]);
+    expect(await found(purchaseRequest.request_no)).toEqual([['purchase', purchaseRequest.id]]);
+    // the material's name or spec model, case-insensitively, in every kind of request that names it
+    expect(await found(material.spec_model.toLowerCase())).toEqual([['scrap', scrap.id], ['outbound', outbound.id]]);
+    expect(await found(other.material.name)).toEqual([['purchase', purchaseRequest.id], ['borrow', borrow.id]]);
+    expect(await found('没有这样的东西')).toEqual([]);
+    // a request's number (its id; ids of other kinds may be the same number)
+    expect(await found(String(borrow.id))).toContainEqual(['borrow', borrow.id]);
+  });
+
   it('lists only requests of the caller’s company: moved to another company, the old ones are gone', async () => {
     const mover = await t.user('SALES', 'ALPHA');
     const { material } = await materialWithStock(t, 'ALPHA', [5]);

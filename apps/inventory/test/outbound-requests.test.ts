@@ -387,6 +387,27 @@ describe('reading requests', () => {
     expect((await list(w.mgr.token, '?limit=500')).json().limit).toBe(200); // capped, not refused (contract §2)
   });
 
+  it('finds requests by keyword: number, remark, applicant, material name or spec, literally (contract §8)', async () => {
+    const { material } = await materialWithStock(t, 'ALPHA', [10], {});
+    const marked = await submitOk(t, w.sales2.token, [{ base_id: material.id, quantity: 1 }], { remark: '展台_100%样品' });
+    const found = async (keyword: string, token = w.mgr.token) => {
+      const response = await list(token, `?limit=200&keyword=${encodeURIComponent(keyword)}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return ids(response.json());
+    };
+    expect(await found('_100%样')).toEqual([marked.id]); // wildcards are literal
+    expect(await found('_1%')).toEqual([]);
+    expect(await found(material.spec_model.toUpperCase())).toEqual([marked.id]);
+    expect(await found(material.name)).toEqual([marked.id]);
+    expect(await found(String(marked.id))).toContain(marked.id);
+    const bySales2 = await found('销售乙');
+    expect(bySales2).toEqual(expect.arrayContaining([marked.id, other.id]));
+    expect(bySales2).not.toContain(own.id);
+    // the keyword narrows what the caller may see, never widens it
+    expect(await found('展台', w.sales.token)).toEqual([]);
+    expect((await list(w.mgr.token, '?keyword=%20%20')).json().total).toBe((await list(w.mgr.token)).json().total);
+  });
+
   it('filters by the submission time: a bare date is a Beijing day and the end date includes its whole day', async () => {
     const day = beijingDay(String(own.created_at));
     const shifted = (days: number) => beijingDay(new Date(Date.parse(`${day}T12:00:00+08:00`) + days * 86_400_000).toISOString());

@@ -3,6 +3,7 @@ import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform'
 import { borrowRequests, type BorrowStatus } from '../../db/schema/index.js';
 import { timeRangeCondition } from '../outbound/time-range.js';
 import { readRequest } from '../request-workflow/request-access.js';
+import { requestKeywordCondition } from '../request-workflow/request-keyword.js';
 import { visibleRequests } from './request-access.js';
 import { borrowFlow } from './request-flow.js';
 import { toRequestViewOf, toRequestViews } from './request-views.js';
@@ -14,6 +15,7 @@ export async function listBorrowRequests(ctx: UseCaseContext, query: BorrowReque
   const where = and(
     visibleRequests(ctx, query.company),
     query.status !== undefined ? eq(borrowRequests.status, query.status as BorrowStatus) : undefined,
+    requestKeywordCondition(borrowRequests, query.keyword),
     timeRangeCondition(borrowRequests.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {

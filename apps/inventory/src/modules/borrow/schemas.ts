@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
+import { RequestKeywordQuery } from '../request-workflow/request-keyword.js';
 import { Id, Nullable, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
 import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
 import { timeRangeQuery } from '../outbound/time-range.js';
@@ -22,6 +23,7 @@ export const BorrowRequestListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: '0 待审批, 1 已审批, 2 已驳回, 3 已借出, 4 已完结' })),
   company: CompanyQuery,
+  ...RequestKeywordQuery,
   ...timeRangeQuery('提交时间'),
 });
 export type BorrowRequestListQuery = Static<typeof BorrowRequestListQuery>;

@@ -6,6 +6,7 @@ export const MyRequestsQuery = Type.Object({
   ...PageQuery,
   biz_type: Type.Optional(Type.Union(['outbound', 'borrow', 'scrap', 'purchase'].map((type) => Type.Literal(type)), { description: '只看一类申请' })),
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
+  keyword: Type.Optional(Type.String({ maxLength: 128, description: '单号（请求 ID、采购单号）、备注（报废为原因）、物料名称或规格（不区分大小写）' })),
   ...timeRangeQuery('提交时间'),
 });
 export type MyRequestsQuery = Static<typeof MyRequestsQuery>;

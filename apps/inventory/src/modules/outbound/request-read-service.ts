@@ -2,6 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { outboundRequests } from '../../db/schema/index.js';
 import { readRequest } from '../request-workflow/request-access.js';
+import { requestKeywordCondition } from '../request-workflow/request-keyword.js';
 import { ownRequests, visibleRequests } from './request-access.js';
 import { outboundFlow } from './request-flow.js';
 import { toRequestViewOf, toRequestViews } from './request-lookups.js';
@@ -14,6 +15,7 @@ async function pageOfRequests(ctx: UseCaseContext, query: RequestListQuery, visi
     visible,
     query.status !== undefined ? eq(outboundRequests.status, query.status as never) : undefined,
     query.outbound_type ? eq(outboundRequests.outboundType, query.outbound_type) : undefined,
+    requestKeywordCondition(outboundRequests, query.keyword),
     timeRangeCondition(outboundRequests.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q): Promise<Page<OutboundRequestView>> => {

@@ -4,6 +4,7 @@ import { OUTBOUND_TYPES } from '../../db/schema/index.js';
 import { Id, Nullable, ReasonBody, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
 import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
 import { StockRowView } from '../stock/schemas.js';
+import { RequestKeywordQuery } from '../request-workflow/request-keyword.js';
 import { timeRangeQuery } from './time-range.js';
 
 export const OutboundTypeSchema = Type.Union(OUTBOUND_TYPES.map((type) => Type.Literal(type)), {
@@ -23,6 +24,7 @@ export const RequestListQuery = Type.Object({
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: '0 待审批, 1 已审批, 2 已驳回, 3 已出库, 4 已完结' })),
   outbound_type: Type.Optional(OutboundTypeSchema),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
+  ...RequestKeywordQuery,
   ...timeRangeQuery('提交时间'),
 });
 export type RequestListQuery = Static<typeof RequestListQuery>;
