@@ -103,6 +103,25 @@ describe('scan drafts', () => {
     expect((await t.request('GET', `${BASE}?biz_type=outbound&request_id=1`)).statusCode).toBe(401);
   });
 
+  it('DELETE refuses a missing or bad key naming the part at fault (contract §2), deleting nothing', async () => {
+    await save(keeper, { biz_type: 'outbound', request_id: 31, items: [line('K', 1)] });
+    const before = await draftRows();
+    for (const [sent, field] of [
+      [{ request_id: 31 }, 'biz_type'],
+      [{ biz_type: 'gift', request_id: 31 }, 'biz_type'],
+      [{ biz_type: 'outbound' }, 'request_id'],
+      [{ biz_type: 'outbound', request_id: { id: 31 } }, 'request_id'],
+      [{ biz_type: 'outbound', request_id: '31 OR 1=1' }, 'request_id'],
+    ] as const) {
+      const response = await t.request('DELETE', BASE, { token: keeper.token, body: sent });
+      expect(response.statusCode, JSON.stringify(sent)).toBe(400);
+      expect(response.json(), JSON.stringify(sent)).toMatchObject({ code: 'VALIDATION_FAILED', field });
+      expect(response.json().msg, JSON.stringify(sent)).toContain(field);
+    }
+    expect(await draftRows()).toBe(before);
+    expect((await get(keeper, 'biz_type=outbound&request_id=31')).json()).not.toBeNull();
+  });
+
   it('show the caller’s progress per request, newest first', async () => {
     const fresh = await t.user('OUTBOUND', 'ALPHA');
     await save(fresh, { biz_type: 'outbound', request_id: 40, items: [{ ...line('A', 2), requested_quantity: 5 }, { ...line('B', 1.5), requested_quantity: 1.5 }] });

@@ -87,12 +87,23 @@ export const OverviewItem = Type.Object({
   updated_at: Type.String(),
 });
 
-/** DELETE names the draft in the query or in an optional JSON body; both parts are required in one of them. */
+/**
+ * DELETE names the draft in the query or in an optional JSON body; both parts are required in one of them.
+ * A refusal names the part that is missing or wrong (contract §2), as the schema validation of GET does.
+ */
 export function draftKeyOf(query: Partial<DraftKeyQuery>, body: unknown): DraftKeyQuery {
-  const sent = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  const key = { biz_type: query.biz_type ?? sent.biz_type, request_id: query.request_id ?? sent.request_id };
-  if (key.request_id === undefined) throw validationFailed('缺少必填字段 request_id', { field: 'request_id' });
-  key.request_id = String(key.request_id);
-  if (!Value.Check(DraftKeyQuery, key)) throw validationFailed('字段 biz_type 或 request_id 不合法', { field: 'biz_type' });
-  return key;
+  const sent = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const bizType = query.biz_type ?? sent.biz_type;
+  const requestId = query.request_id ?? sent.request_id;
+  if (bizType === undefined || bizType === null) throw validationFailed('缺少必填字段 biz_type', { field: 'biz_type' });
+  if (!Value.Check(BizTypeSchema, bizType)) {
+    throw validationFailed(`字段 biz_type 不合法: 应当是以下值之一 (${SCAN_DRAFT_BIZ_TYPES.join(', ')})`, { field: 'biz_type' });
+  }
+  if (requestId === undefined || requestId === null) throw validationFailed('缺少必填字段 request_id', { field: 'request_id' });
+  // a request id is a number or a short id text; anything else (an object, a list) is no request id
+  const requestText = typeof requestId === 'number' || typeof requestId === 'string' ? String(requestId) : '';
+  if (!Value.Check(DraftKeyQuery.properties.request_id, requestText)) {
+    throw validationFailed('字段 request_id 不合法: 应为申请 id（数字）或盘点会话 id（字母、数字、_、-，至多 64 个字符）', { field: 'request_id' });
+  }
+  return { biz_type: bizType, request_id: requestText };
 }
