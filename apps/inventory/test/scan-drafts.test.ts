@@ -93,6 +93,8 @@ describe('scan drafts', () => {
       { biz_type: 'gift', request_id: 20, items: [line('A', 1)] },
       { biz_type: 'outbound', items: [line('A', 1)] },
       { biz_type: 'outbound', request_id: 20 },
+      // a key GET and DELETE could never name again (stored as "1e+21")
+      { biz_type: 'outbound', request_id: 1e21, items: [line('A', 1)] },
     ]) {
       const response = await save(keeper, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);

@@ -313,6 +313,21 @@ describe('visibility and company isolation', () => {
     await withdraw(byInbound.id, w.inbound.token);
   });
 
+  it('finds requests by keyword: number, reason, applicant, material name or spec, within what the caller sees (contract §8)', async () => {
+    const { material, rows } = await materialWithStock(t, 'ALPHA', [10]);
+    const dropped = await stockScrapOk(w, rows[0]!, 1, w.op, { reason: '叉车跌落损坏' });
+    const found = async (keyword: string, token = w.mgr.token) =>
+      ((await t.request('GET', scrapApi(`/request?limit=200&keyword=${encodeURIComponent(keyword)}`), { token })).json().items as ScrapRequestJson[]).map(
+        (request) => request.id,
+      );
+    expect(await found('叉车跌落')).toEqual([dropped.id]);
+    expect(await found(material.spec_model.toUpperCase())).toEqual([dropped.id]);
+    expect(await found(String(dropped.id))).toContain(dropped.id);
+    expect(await found(w.op.username)).toContain(dropped.id);
+    expect(await found('叉车跌落', w.betaMgr.token)).toEqual([]);
+    await withdraw(dropped.id, w.op.token);
+  });
+
   it('another company’s request is invisible and cannot be approved, executed, rejected or withdrawn (404)', async () => {
     const { rows } = await materialWithStock(t, 'ALPHA', [5]);
     const request = await approvedStockScrap(w, rows[0]!, 2);

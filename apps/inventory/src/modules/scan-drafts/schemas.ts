@@ -8,7 +8,7 @@ export const BizTypeSchema = Type.Union(SCAN_DRAFT_BIZ_TYPES.map((type) => Type.
 });
 
 /** A request id as the flows name it: a number (outbound, borrow, scrap, purchase) or a session uuid. */
-const RequestId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })], {
+const RequestId = Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })], {
   description: '申请 id（数字）或盘点会话 session_id',
 });
 

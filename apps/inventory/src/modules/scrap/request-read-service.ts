@@ -3,6 +3,7 @@ import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform'
 import { scrapRequests } from '../../db/schema/index.js';
 import { timeRangeCondition } from '../outbound/time-range.js';
 import { readRequest } from '../request-workflow/request-access.js';
+import { requestKeywordCondition } from '../request-workflow/request-keyword.js';
 import { visibleRequests } from './request-access.js';
 import { scrapFlow } from './request-flow.js';
 import { toScrapRequestViewOf, toScrapRequestViews } from './request-views.js';
@@ -16,6 +17,7 @@ export function listScrapRequests(ctx: UseCaseContext, query: ScrapRequestListQu
     query.status !== undefined ? eq(scrapRequests.status, query.status as never) : undefined,
     query.mode ? eq(scrapRequests.mode, query.mode) : undefined,
     query.reason_category ? eq(scrapRequests.reasonCategory, query.reason_category) : undefined,
+    requestKeywordCondition(scrapRequests, query.keyword, [scrapRequests.reason, scrapRequests.trackRef]),
     timeRangeCondition(scrapRequests.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {

@@ -99,6 +99,7 @@ export const ScrapRequestListQuery = Type.Object({
   mode: Type.Optional(ScrapModeSchema),
   reason_category: Type.Optional(ReasonCategorySchema),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
+  keyword: Type.Optional(Type.String({ maxLength: 128, description: '匹配单号（请求 ID）、备注、原因、追踪号、申请人姓名或账号、物料名称或规格' })),
   ...timeRangeQuery('提交时间'),
 });
 export type ScrapRequestListQuery = Static<typeof ScrapRequestListQuery>;
