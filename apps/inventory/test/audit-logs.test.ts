@@ -379,6 +379,11 @@ describe('GET /audit/modules and /audit/labels', () => {
     expect(labels.enumLabels.byModule['采购入库'].status['3']).toBe('已完成');
     expect(labels.enumLabels.byModule['借用管理'].status['3']).toBe('已借出');
     expect(labels.enumLabels.byField.status['1']).toBe('已审批');
+    // the stock kinds read as everywhere else (/common/labels, the stock schemas)
+    const common = (await t.request('GET', '/api/v1/common/labels', { token: sales.token })).json();
+    for (const { value, label } of common.source_table as Array<{ value: string; label: string }>) {
+      expect(labels.enumLabels.byField.source_table[value], value).toBe(label);
+    }
     expect(labels.idReferences['系统管理'].parent_id).toBe('menu');
     expect(labels.idReferences['BOM管理'].parent_id).toBe('material');
     expect(labels.snapshotViews.map((view: { key: string }) => view.key)).toEqual(['created', 'deleted_snapshot', 'payload']);

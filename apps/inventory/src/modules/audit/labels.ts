@@ -73,7 +73,7 @@ export const ENUM_LABELS_BY_MODULE: Readonly<Record<string, Record<string, Recor
 
 export const ENUM_LABELS_BY_FIELD: Readonly<Record<string, Record<string, string>>> = {
   status: { ...REQUEST_STATUS_BASE },
-  source_table: { stock_buy: '采购件', stock_semi: '半成品', stock_product: '成品', trans_borrow: '借用物品', trans_defective_goods: '不良品台账' },
+  source_table: { stock_buy: '外购件', stock_semi: '半成品', stock_product: '成品', trans_borrow: '借用物品', trans_defective_goods: '不良品台账' },
   outbound_type: { SALES: '销售出库', USE: '领用出库', PRODUCTION: '生产出库' },
   return_type: { good: '良品退回', defective: '不良品退回' },
   close_reason: { closed: '关闭', withdrawn: '撤回' },

@@ -10,7 +10,7 @@ import type { ScrapRecordsQuery, ScrapRecordView } from './schemas.js';
 export const SCRAP_EXPORT_CAP = 20000;
 
 const SOURCE_LABELS: Record<string, string> = {
-  stock_buy: '采购件库存',
+  stock_buy: '外购件库存',
   stock_semi: '半成品库存',
   stock_product: '成品库存',
   trans_borrow: '借用物品',
