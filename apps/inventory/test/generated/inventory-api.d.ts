@@ -2426,7 +2426,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 报废扫码：带 request_id 时按申请行选择库存行或不良品台账；否则按 成品、半成品、采购件、不良品台账 的顺序 */
+        /** 报废扫码：带 request_id 时按申请行选择库存行或不良品台账；否则按 成品、半成品、外购件、不良品台账 的顺序 */
         get: operations["getScrapScan"];
         put?: never;
         post?: never;
@@ -11060,6 +11060,8 @@ export interface operations {
                 outbound_type?: "SALES" | "USE" | "PRODUCTION";
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 匹配单号（请求 ID）、备注、申请人姓名或账号、物料名称或规格 */
+                keyword?: string;
                 /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -11356,6 +11358,8 @@ export interface operations {
                 outbound_type?: "SALES" | "USE" | "PRODUCTION";
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 匹配单号（请求 ID）、备注、申请人姓名或账号、物料名称或规格 */
+                keyword?: string;
                 /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -13850,6 +13854,8 @@ export interface operations {
                 status?: number;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 匹配单号（请求 ID）、备注、申请人姓名或账号、物料名称或规格 */
+                keyword?: string;
                 /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -14141,6 +14147,8 @@ export interface operations {
                 status?: number;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 匹配单号（请求 ID）、备注、申请人姓名或账号、物料名称或规格 */
+                keyword?: string;
                 /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -20926,6 +20934,8 @@ export interface operations {
                 reason_category?: "库存报废" | "借用报废" | "不良品报废" | "生产报废";
                 /** @description 仅跨公司账号有效 */
                 company?: string;
+                /** @description 匹配单号（请求 ID）、备注、原因、追踪号、申请人姓名或账号、物料名称或规格 */
+                keyword?: string;
                 /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -23762,6 +23772,8 @@ export interface operations {
                 /** @description 只看一类申请 */
                 biz_type?: "outbound" | "borrow" | "scrap" | "purchase";
                 status?: number;
+                /** @description 单号（请求 ID、采购单号）、备注（报废为原因）、物料名称或规格（不区分大小写） */
+                keyword?: string;
                 /** @description 提交时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
