@@ -178,6 +178,32 @@ describe('Idempotency-Key on one instance', () => {
     expect(replayed(retried)).toBe(false);
   });
 
+  it('answers a caller deactivated or stripped of the code since with 401 / 403, never a replay or 409 (contract §3)', async () => {
+    const { material } = await materialWithStock(t, 'ALPHA', [10]);
+    const applicant = await t.user('SALES', 'ALPHA');
+    const patch = async (body: Record<string, unknown>) =>
+      expect((await t.request('PATCH', `/api/v1/users/${applicant.id}`, { token: t.adminToken, body })).statusCode).toBe(200);
+    const key = newKey();
+    const body = order(material.id, 1, '停用后重放');
+    expect((await withKey(t, 'POST', SUBMIT, applicant.token, key, body)).statusCode).toBe(201);
+
+    await patch({ active: false });
+    expect((await withKey(t, 'POST', SUBMIT, applicant.token, key, body)).statusCode).toBe(401);
+    await patch({ active: true });
+    await patch({ role: 'INBOUND' });
+    expect((await withKey(t, 'POST', SUBMIT, applicant.token, key, body)).statusCode).toBe(403);
+    await patch({ role: 'SALES' });
+    expect(replayed(await withKey(t, 'POST', SUBMIT, applicant.token, key, body))).toBe(true);
+
+    // a held lock answers without the handler as well
+    const fresh = order(material.id, 1, '停用后锁');
+    const lockKey = idempotencyKeyFor(applicant.id, 'POST', SUBMIT, fresh);
+    const held = await locks.acquire(lockKey, IDEMPOTENCY_TTL_MS);
+    await patch({ active: false });
+    expect((await t.request('POST', SUBMIT, { token: applicant.token, body: fresh })).statusCode).toBe(401);
+    await locks.release(lockKey, (held as { token: string }).token);
+  });
+
   it('never stores 401 or 403, refuses a malformed key, and ignores the header on GET and public routes', async () => {
     const { material } = await materialWithStock(t, 'ALPHA', [10]);
     const key = newKey();

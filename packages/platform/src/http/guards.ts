@@ -78,8 +78,10 @@ export function installRequestGuards(app: FastifyInstance, options: GuardOptions
 
   app.addHook('preValidation', async (request) => {
     if (!request.actor) return;
-    // a cached actor that seems to lack the code is confirmed first: a grant given a moment ago counts
-    if (!permitted(request) && request.actorConfirmation) await actors.confirm(request);
+    // A cached actor is confirmed here, not by the handler, when it seems to lack the code (a grant given a
+    // moment ago counts) or when an answer may come without the handler: a stored answer replayed for an
+    // Idempotency-Key must not reach a user deactivated or stripped of the code since (contract §3).
+    if (request.actorConfirmation && (!permitted(request) || request.headers['idempotency-key'] !== undefined)) await actors.confirm(request);
     assertPermitted(request);
   });
 
@@ -87,7 +89,12 @@ export function installRequestGuards(app: FastifyInstance, options: GuardOptions
     if (!request.routeOptions.config.idempotent) return;
     const key = idempotencyKey(request);
     const result = await options.locks.acquire(key, IDEMPOTENCY_TTL_MS);
-    if (result === 'held') throw new AppError('LOCK_HELD', '相同的请求正在处理中，请勿重复提交');
+    if (result === 'held') {
+      // the refusal comes without the handler, so an unconfirmed cached actor is confirmed first (401 / 403 win)
+      await actors.confirm(request);
+      assertPermitted(request);
+      throw new AppError('LOCK_HELD', '相同的请求正在处理中，请勿重复提交');
+    }
     if (result === 'unavailable') {
       request.log.warn({ key }, 'idempotency lock store unreachable; proceeding without the lock');
       return;
