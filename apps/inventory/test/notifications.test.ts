@@ -126,6 +126,27 @@ describe('notification outbox', () => {
   });
 });
 
+describe('GET /integrations/outbox', () => {
+  it('narrows to one company with `company` (spec 2.1), on the message’s company_name', async () => {
+    const betaMgr = await t.user('WAREHOUSE_MGR', 'BETA');
+    const alphaMaterial = await createMaterial(t, w.mgr.token);
+    const betaMaterial = await createMaterial(t, betaMgr.token, { category: 'BETA/电子/电阻' });
+    await stockIn(t, w.inbound.token, { base_id: alphaMaterial.id });
+    await stockIn(t, betaMgr.token, { base_id: betaMaterial.id });
+
+    const companiesOf = async (query: string) => {
+      const response = await t.request('GET', `/api/v1/integrations/outbox?limit=200${query}`, { token: t.adminToken });
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json() as { items: Array<{ payload: { company_name: string } }>; total: number };
+      expect(page.total).toBe(page.items.length);
+      return new Set(page.items.map((item) => item.payload.company_name));
+    };
+    expect(await companiesOf('&company=BETA')).toEqual(new Set(['BETA']));
+    expect(await companiesOf('&company=ALPHA&kind=stock-in')).toEqual(new Set(['ALPHA']));
+    expect(await companiesOf('')).toEqual(new Set(['ALPHA', 'BETA']));
+  });
+});
+
 interface MailRow {
   to_addresses: string[];
   subject: string;

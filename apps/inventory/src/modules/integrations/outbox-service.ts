@@ -1,16 +1,18 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { AppError, notFound, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
+import { AppError, companyCondition, notFound, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
 import { notificationOutbox, type NotificationOutboxRow } from '../../db/schema/index.js';
 import { announceOutboxMessages } from '../notifications/outbox-signal.js';
 import type { OutboxListQuery, OutboxMessageView } from './schemas.js';
 
-/** GET /integrations/outbox: messages newest first, with their delivery state (SUPER_ADMIN). */
+/** GET /integrations/outbox: messages newest first, with their delivery state (SUPER_ADMIN; `company` narrows). */
 export async function listOutbox(ctx: UseCaseContext, query: OutboxListQuery) {
   const paging = pagingOf(query);
   const conditions: (SQL | undefined)[] = [
     query.status ? eq(notificationOutbox.status, query.status) : undefined,
     query.kind ? eq(notificationOutbox.kind, query.kind) : undefined,
     query.event_id ? eq(notificationOutbox.eventId, query.event_id) : undefined,
+    // spec 2.1: a list narrows to one company by `company`; a message's company is the one it names
+    companyCondition(ctx.scope(query.company), sql`${notificationOutbox.payload}->>'company_name'`),
   ];
   const where = and(...conditions);
   return ctx.read(async (q) => {

@@ -23,6 +23,7 @@ export const OutboxListQuery = Type.Object({
   status: Type.Optional(Type.Union(OUTBOX_STATUSES.map((status) => Type.Literal(status)), { description: 'pending, delivered, failed' })),
   kind: Type.Optional(Type.Union(NOTIFICATION_KINDS.map((kind) => Type.Literal(kind)), { description: 'stock-in, outbound' })),
   event_id: Type.Optional(Type.String({ format: 'uuid' })),
+  company: Type.Optional(Type.String({ maxLength: 64, description: '只看该公司的通知（消息的 company_name）' })),
 });
 export type OutboxListQuery = Static<typeof OutboxListQuery>;
 
