@@ -162,6 +162,23 @@ describe('GET /audit/logs: filters', () => {
     expect((await auditLogs(t, mgr.token, query({ target_keyword: 'Alias_%' }))).total).toBe(0);
   });
 
+  it('takes the general keyword of contract §8: the object, or the person who made the change', async () => {
+    const byObject = await auditLogs(t, mgr.token, query({ keyword: row.sku.toLowerCase() }));
+    expect(byObject.total).toBeGreaterThan(0);
+    expect(byObject.items.every((record) => record.target_id === String(row.id) || record.target_name === row.sku)).toBe(true);
+    const byName = await auditLogs(t, mgr.token, query({ keyword: '仓管甲', module: '库存管理' }));
+    expect(byName.total).toBeGreaterThan(0);
+    expect(byName.items.every((record) => record.username === mgr.username)).toBe(true);
+    const byUsername = await auditLogs(t, mgr.token, query({ keyword: mgr.username.toUpperCase(), module: '库存管理' }));
+    expect(byUsername.total).toBe(byName.total);
+    expect((await auditLogs(t, mgr.token, query({ keyword: 'Alias_%' }))).total).toBe(0);
+    // the other company's records stay out of reach
+    expect((await auditLogs(t, mgr.token, query({ keyword: '仓管乙' }))).total).toBe(0);
+    const file = await readWorkbook(await get(`/logs/export?${new URLSearchParams({ keyword: '仓管甲', module: '库存管理' })}`, mgr.token));
+    expect(summaryOfSheet(file.sheets['汇总']!).get('关键字')).toBe('仓管甲');
+    expect(file.sheets['审计日志']!).toHaveLength(byName.total + 1);
+  });
+
   it('takes a closed range of Beijing days', async () => {
     const day2 = await auditLogs(t, mgr.token, query({ module: 'legacy_mod', start_date: '2024-03-02', end_date: '2024-03-02' }));
     expect(day2.items.map((record) => record.target_name)).toEqual(['day-2-last', 'day-2-first']);

@@ -13,6 +13,8 @@ export interface AuditFilter {
   module?: string;
   actions: AuditAction[];
   keyword?: string;
+  /** The general list keyword (contract §8): target id or name, or the actor's username or name. */
+  search?: string;
   startDate?: string;
   endDate?: string;
 }
@@ -27,11 +29,13 @@ export function auditFilterOf(ctx: UseCaseContext, query: AuditFilterQuery): Aud
   const module = query.module?.trim() || undefined;
   const actions = parseActionFilter(query.action);
   const keyword = query.target_keyword?.trim() || undefined;
+  const search = query.keyword?.trim() || undefined;
   const where = and(
     companyCondition(scope, auditLogs.companyName),
     module ? inArray(auditLogs.module, expandModule(module)) : undefined,
     actions.length > 0 ? inArray(sql`upper(btrim(${auditLogs.action}))`, storedActionsOf(actions)) : undefined,
     keyword ? or(ilike(auditLogs.targetId, likePattern(keyword)), ilike(auditLogs.targetName, likePattern(keyword))) : undefined,
+    search ? searchCondition(search) : undefined,
     timeRangeCondition(auditLogs.createdAt, query.start_date, query.end_date),
   );
   return {
@@ -40,9 +44,25 @@ export function auditFilterOf(ctx: UseCaseContext, query: AuditFilterQuery): Aud
     module,
     actions,
     keyword,
+    search,
     startDate: query.start_date?.trim() || undefined,
     endDate: query.end_date?.trim() || undefined,
   };
+}
+
+/**
+ * `keyword`, the parameter contract §8 gives every list: what a reader searches an audit trail by — the
+ * object (its id or stored name, as target_keyword) or the person who made the change (username or name).
+ * Literal and case-insensitive like target_keyword.
+ */
+function searchCondition(text: string): SQL | undefined {
+  const pattern = likePattern(text);
+  return or(
+    ilike(auditLogs.targetId, pattern),
+    ilike(auditLogs.targetName, pattern),
+    ilike(auditLogs.username, pattern),
+    sql`${auditLogs.username} in (select u.username from users u where u.name ilike ${pattern})`,
+  );
 }
 
 export const companyText = (scope: CompanyScope): string =>
@@ -61,6 +81,7 @@ export function describeFilter(filter: AuditFilter): Array<[string, string]> {
     ['模块', filter.module ? moduleText(filter.module) : '全部'],
     ['操作', filter.actions.length > 0 ? filter.actions.map((action) => ACTION_LABELS[action]).join('、') : '全部'],
     ['对象关键字', filter.keyword ?? '无'],
+    ['关键字', filter.search ?? '无'],
     ['开始日期', filter.startDate ?? '不限'],
     ['结束日期', filter.endDate ?? '不限'],
   ];

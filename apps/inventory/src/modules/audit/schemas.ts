@@ -10,6 +10,9 @@ const filterFields = {
     Type.String({ maxLength: 200, description: '逗号分隔多个：CREATE、UPDATE、DELETE，或历史别名 新增/创建/添加、修改/更新/编辑、删除/移除' }),
   ),
   target_keyword: Type.Optional(Type.String({ maxLength: 128, description: '不区分大小写，匹配对象 ID 或对象名称（存储值）' })),
+  keyword: Type.Optional(
+    Type.String({ maxLength: 128, description: '通用关键字（契约 §8）：不区分大小写，匹配对象 ID、对象名称（存储值）、操作人账号或姓名' }),
+  ),
   ...timeRangeQuery('记录时间'),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
 };
