@@ -71,6 +71,24 @@ describe('statistics routes: login, OpenAPI and bad input', () => {
       expect(res.json(), path).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.any(String), field: expect.any(String) });
     }
   });
+
+  it('answers 422 naming the field for a date before 1900-01-01, and counts from 1900 on', async () => {
+    const bad: [string, string][] = [
+      ['/analytics/throughput?start_date=0001-01-01&end_date=0001-01-03', 'start_date'],
+      ['/analytics/by-group?end_date=0001-01-05', 'end_date'],
+      ['/screen/ranking?start_date=0001-01-01&end_date=0001-01-02', 'start_date'],
+      ['/dashboard/people-history/export?end_date=0001-01-10', 'end_date'],
+      ['/analytics/task-status?start_date=1899-12-31&end_date=1900-01-01', 'start_date'],
+    ];
+    for (const [path, field] of bad) {
+      const res = await t.request('GET', `/api/v1${path}`, { token: t.adminToken });
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(422);
+      expect(res.json(), path).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.stringContaining('1900-01-01'), field });
+    }
+    const earliest = await getOk(t, t.adminToken, '/analytics/throughput?start_date=1900-01-01&end_date=1900-01-03');
+    expect(earliest).toMatchObject({ start_date: '1900-01-01', end_date: '1900-01-03', totals: { started: 0, tasks_done: 0 } });
+    expect(earliest.items).toHaveLength(3);
+  });
 });
 
 describe('analytics and screen statistics by scope', () => {

@@ -56,10 +56,17 @@ export const DEFAULT_RANGE_DAYS = 30;
 export const MAX_DAILY_RANGE_DAYS = 366;
 export const MAX_RANGE_DAYS = 1096;
 
+/**
+ * The earliest day a statistics date may name. Nothing is that old, and a range reaching back to year 1
+ * would send PostgreSQL an instant in year 0, which it refuses without naming the parameter.
+ */
+export const MIN_STATS_DATE = '1900-01-01';
+
 function checkedDate(value: string | undefined, field: string): string | undefined {
   const text = value?.trim();
   if (!text) return undefined;
   if (!isCalendarDate(text)) throw validationFailed(`${field} 不是有效的日期（应为 YYYY-MM-DD）: ${text}`, { field });
+  if (text < MIN_STATS_DATE) throw validationFailed(`${field} 不能早于 ${MIN_STATS_DATE}: ${text}`, { field });
   return text;
 }
 
