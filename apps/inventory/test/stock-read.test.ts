@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usingPostgres } from '@wms/platform/testing';
@@ -295,6 +296,95 @@ describe('stock rows: detail, list and scan', () => {
       }
       expect(await skusOfCompany('IOTA')).toEqual(['CO-RACE-1']);
       expect(await skusOfCompany('THETA')).toEqual([]);
+    });
+  });
+
+  describe('stock-in date range and export', () => {
+    let dated: MaterialJson;
+    let early: StockRowJson;
+    let middle: StockRowJson;
+    let late: StockRowJson;
+    beforeAll(async () => {
+      dated = await createMaterial(t, manager.token, { name: '日期筛选物料', spec_model: 'DT-SPEC', referencePrice: 2.5 });
+      early = await stockIn(t, manager.token, { base_id: dated.id, sku: 'DT-0110', in_date: '2025-01-10', unit_cost: 1.5, batch_number: '=1+1' });
+      middle = await stockIn(t, manager.token, { base_id: dated.id, sku: 'DT-0120', in_date: '2025-01-20', source_table: 'stock_semi' });
+      late = await stockIn(t, manager.token, { base_id: dated.id, sku: 'DT-0201', in_date: '2025-02-01', source_table: 'stock_product', serial_number: 'SN-DT' });
+    });
+
+    const idsOf = async (query: string) =>
+      (await list(manager.token, `base_id=${dated.id}&${query}`)).json().items.map((row: StockRowJson) => row.id);
+
+    it('filters the list on in_date with start_date and end_date, a closed interval of days (contract §8)', async () => {
+      expect(await idsOf('start_date=2025-01-10&end_date=2025-01-20')).toEqual([middle.id, early.id]);
+      expect(await idsOf('start_date=2025-01-11')).toEqual([late.id, middle.id]);
+      expect(await idsOf('end_date=2025-01-19')).toEqual([early.id]);
+      expect(await idsOf('start_date=2025-01-21&end_date=2025-01-31')).toEqual([]);
+      // a datetime bound counts by its Beijing day: 2025-01-19T18:00Z is 2025-01-20 02:00 in Beijing
+      expect(await idsOf(`start_date=${encodeURIComponent('2025-01-20T23:00:00+08:00')}&end_date=2025-01-19T18:00:00Z`)).toEqual([middle.id]);
+      const total = (await list(manager.token, `base_id=${dated.id}&start_date=2025-01-10&end_date=2025-01-20&limit=1`)).json();
+      expect(total).toMatchObject({ total: 2, limit: 1 });
+      for (const [query, field] of [['start_date=2025-02-30', 'start_date'], ['end_date=yesterday', 'end_date']] as const) {
+        const response = await list(manager.token, query);
+        expect(response.statusCode, query).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', field, msg: expect.any(String) });
+      }
+    });
+
+    const exportOf = async (token: string, query: string, path = '/inbound/stock/export') => {
+      const response = await t.request('GET', `${API}${path}?${query}`, { token });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toContain('spreadsheetml');
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('库存')!;
+      const rows: unknown[][] = [];
+      sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      const headers = rows[0] as string[];
+      const fileName = decodeURIComponent(/filename\*=UTF-8''(.+)$/.exec(String(response.headers['content-disposition']))![1]!);
+      return { fileName, headers, lines: rows.slice(1).map((row) => Object.fromEntries(headers.map((header, i) => [header, row[i]]))) };
+    };
+
+    it('exports the rows the list filter matches, newest first, with every field of the row', async () => {
+      for (const path of ['/inbound/stock/export', '/stock/export']) {
+        const file = await exportOf(manager.token, `base_id=${dated.id}`, path);
+        expect(file.fileName).toBe('库存清单.xlsx');
+        expect(file.lines.map((line) => line['条码'])).toEqual(['DT-0201', 'DT-0120', 'DT-0110']);
+        expect(file.lines[2]).toMatchObject({
+          ID: early.id, 库存类别: '外购件', 条码: 'DT-0110', 物料ID: dated.id, 物料名称: '日期筛选物料', 规格型号: 'DT-SPEC', 单位: '个',
+          公司: 'ALPHA', 库存数量: 10, 可用数量: 10, 入库数量: 10, 状态: '在库', 库位: 'A/01/01', 批次号: '=1+1', 单位成本: 1.5, 参考价: 2.5,
+        });
+        expect(file.lines[0]).toMatchObject({ 库存类别: '成品', 序列号: 'SN-DT' });
+      }
+      const ranged = await exportOf(manager.token, `base_id=${dated.id}&start_date=2025-01-15&keyword=DT-`);
+      expect(ranged.lines.map((line) => line['条码'])).toEqual(['DT-0201', 'DT-0120']);
+    });
+
+    it('keeps the company scope and leaves out the price columns the caller may not read', async () => {
+      const gated = await exportOf(sales.token, `base_id=${dated.id}`);
+      expect(gated.lines).toHaveLength(3);
+      expect(gated.headers).not.toContain('单位成本');
+      expect(gated.headers).not.toContain('参考价');
+      expect((await exportOf(betaManager.token, 'keyword=DT-')).lines).toEqual([]);
+      expect((await exportOf(betaManager.token, '')).lines.map((line) => line['条码'])).toEqual(['RD-BETA-0001']);
+      expect((await exportOf(t.adminToken, 'company=BETA')).lines.map((line) => line['条码'])).toEqual(['RD-BETA-0001']);
+      const bad = await t.request('GET', `${API}/stock/export?status=sold`, { token: manager.token });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.any(String) });
+      expect((await t.request('GET', `${API}/stock/export`)).statusCode).toBe(401);
+    });
+
+    it('stops at 20,000 rows and says so in the file name', async () => {
+      const bulk = await createMaterial(t, manager.token, { name: '批量导出物料' });
+      // fixture rows: triggers off for this transaction only (20,001 audit rows would only slow the test)
+      await t.service.deps.database.transaction({ actor: 'bulk-fixture' }, async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.execute(sql`insert into stock_rows (source_table, sku, base_id, stock_quantity, available_quantity, in_quantity)
+                             select 'stock_buy', 'BULK-EXP-' || n, ${bulk.id}, 1, 1, 1 from generate_series(1, 20001) n`);
+      });
+      const file = await exportOf(manager.token, `base_id=${bulk.id}`);
+      expect(file.fileName).toBe('库存清单（已截断：共20001条，仅导出前20000条）.xlsx');
+      expect(file.lines).toHaveLength(20000);
+      expect(file.lines[0]!['条码']).toBe('BULK-EXP-20001');
     });
   });
 });

@@ -1,10 +1,12 @@
-import { errorResponses, IdParams, PageOf, SUPER_ADMIN_ONLY } from '@wms/platform';
+import { Type } from 'typebox';
+import { attachmentHeader, errorResponses, IdParams, PageOf, SUPER_ADMIN_ONLY, XLSX_MIME } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import {
   ChangeStatusBody,
   LedgerReconcileView,
   ReconcileQuery,
   ScanQuery,
+  StockExportQuery,
   StockInBody,
   StockListQuery,
   StockRowQuery,
@@ -14,6 +16,7 @@ import {
 import { reconcileStockLedgerNow } from './ledger-reconcile.js';
 import { registerStockMoveRoutes } from './move-routes.js';
 import { deleteStockRow } from './stock-delete-service.js';
+import { exportStockRows, STOCK_EXPORT_CAP } from './stock-export.js';
 import { stockIn } from './stock-in-service.js';
 import { inBothStockGroups } from './stock-paths.js';
 import { getStockRow, listStockRows } from './stock-read-service.js';
@@ -47,13 +50,28 @@ export function registerStockRoutes(app: InventoryFastify, deps: InventoryDeps) 
         schema: {
           tags,
           summary: '库存列表（三类库存，含物料名称、规格、单位、类别、公司）',
-          description: `warehouse_location 为库位前缀；company 仅跨公司账号有效。${PRICE_NOTE}`,
+          description: `warehouse_location 为库位前缀；start_date、end_date 按入库日期 in_date 筛选（闭区间）；company 仅跨公司账号有效。${PRICE_NOTE}`,
           querystring: StockListQuery,
           response: { 200: PageOf(StockRowView), ...errorResponses },
         },
       }, (request) => listStockRows(ctxOf(deps, request), request.query)),
     );
   }
+
+  inBothStockGroups('/export', (path) =>
+    app.get(path, {
+      schema: {
+        tags,
+        summary: `导出库存 xlsx（筛选同列表，不分页，新的在前；上限 ${STOCK_EXPORT_CAP} 行，截断时写入文件名）`,
+        description: `价格列的权限同列表：${PRICE_NOTE}`,
+        querystring: StockExportQuery,
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), ...errorResponses },
+      },
+    }, async (request, reply) => {
+      const { fileName, workbook } = await exportStockRows(ctxOf(deps, request), request.query);
+      return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(workbook);
+    }),
+  );
 
   inBothStockGroups('/scan', (path) =>
     app.get(path, {

@@ -89,16 +89,23 @@ export type ChangeStatusBody = Static<typeof ChangeStatusBody>;
 export const StockRowQuery = Type.Object({ source_table: Type.Optional(StockKindSchema) });
 export type StockRowQuery = Static<typeof StockRowQuery>;
 
-export const StockListQuery = Type.Object({
-  ...PageQuery,
+/** The filters of the stock list, shared by its export. */
+const StockFilterFields = {
   keyword: Type.Optional(Type.String({ maxLength: 128, description: 'sku、批次、序列号、物料名称、规格、库位' })),
   source_table: Type.Optional(StockKindSchema),
   status: Type.Optional(StockStatusSchema),
   base_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   warehouse_location: Type.Optional(Type.String({ maxLength: 255, description: '库位前缀' })),
+  start_date: Type.Optional(Type.String({ maxLength: 40, description: '入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期' })),
+  end_date: Type.Optional(Type.String({ maxLength: 40, description: '入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期' })),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
-});
+};
+
+export const StockListQuery = Type.Object({ ...PageQuery, ...StockFilterFields });
 export type StockListQuery = Static<typeof StockListQuery>;
+
+export const StockExportQuery = Type.Object(StockFilterFields);
+export type StockFilter = Static<typeof StockExportQuery>;
 
 export const ScanQuery = Type.Object({ barcode: Type.String({ minLength: 1, maxLength: 128 }) });
 export type ScanQuery = Static<typeof ScanQuery>;
