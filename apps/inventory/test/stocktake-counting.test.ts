@@ -157,6 +157,18 @@ describe('GET /draft/merged-list', () => {
     expect((await call(t, 'GET', '/draft/merged-list?session_id=987654&status_filter=diff', w.counter.token)).statusCode).toBe(400);
   });
 
+  it('without session_id the session row is missing: the caller`s rows as blind, no counts (spec 4.6 rule 3)', async () => {
+    const { rows, sessionId } = await zoneSession([5]); // an open session is active meanwhile
+    await scan(t, w.counter.token, sessionId, rows[0]!.sku, 4);
+    const response = await call(t, 'GET', `/draft/merged-list?keyword=${rows[0]!.sku}`, w.counter.token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ total: 1, total_scanned: 0, mode: 'blind', page: 1, limit: 20 });
+    expect(response.json().list[0]).toMatchObject({ sku: rows[0]!.sku, stock_qty: null, diff_qty: null, counted_qty: null, scanned: false });
+    expect((await call(t, 'GET', '/draft/merged-list?status_filter=diff', w.counter.token)).statusCode).toBe(400);
+    const beta = await call(t, 'GET', `/draft/merged-list?keyword=${rows[0]!.sku}`, w.betaMgr.token);
+    expect(beta.json()).toMatchObject({ total: 0, list: [] });
+  });
+
   it('status filters match/diff/scanned/unscanned, keyword and paging in open mode', async () => {
     const { rows, sessionId } = await zoneSession([1, 2, 3, 4]);
     await scan(t, w.counter.token, sessionId, rows[0]!.sku, 1);

@@ -76,6 +76,11 @@ describe('POST /draft/start-new', () => {
     expect(session.scope_config.locations).toHaveLength(2000);
   });
 
+  it('the 2,000 cap counts after de-duplication, however long the raw list (10,001 copies of one location are one location)', async () => {
+    const session = await startSession(t, w.mgr.token, { scope_type: 'active', scope_config: { locations: Array.from({ length: 10001 }, (_, i) => (i % 2 ? ' N/1 ' : 'N/1')) } });
+    expect(session.scope_config.locations).toEqual(['N/1']);
+  });
+
   it('a cross-domain caller must name the company (400 COMPANY_REQUIRED); an ordinary user always gets their own', async () => {
     const missing = await call(t, 'POST', '/draft/start-new', w.admin, { mode: 'open', scope_type: 'full' });
     expect(missing.statusCode).toBe(400);

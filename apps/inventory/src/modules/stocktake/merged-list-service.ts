@@ -24,13 +24,14 @@ interface CountedPage {
 
 /**
  * GET /draft/merged-list (spec 4.6 rule 3, contract §8): the session's rows with their counts, one page,
- * in one statement. A session that does not exist answers the caller's company rows as blind (book hidden);
- * another company's is 404.
+ * in one statement. A session that does not exist, or none named (the spec makes only draft/clear's
+ * session_id required), answers the caller's company rows as blind (book hidden); another company's is 404.
  * match and diff would tell a blind counter the book, so they are 400 while a blind session is active.
  */
 export async function mergedList(ctx: UseCaseContext, query: MergedListQuery): Promise<CountedPage> {
   const scope = ctx.scope();
-  const session = (await ctx.read((q) => readSessionUnlessForeign(q, scope, query.session_id))) ?? null;
+  const sessionId = query.session_id;
+  const session = sessionId === undefined ? null : ((await ctx.read((q) => readSessionUnlessForeign(q, scope, sessionId))) ?? null);
   const hidden = bookHidden(session);
   if (hidden && (query.status_filter === 'match' || query.status_filter === 'diff')) {
     throw new AppError('STATUS_NOT_ALLOWED', '盲盘进行中，不能按一致/差异筛选（账面数量在盘点结束后可见）', { field: 'status_filter' });

@@ -24,7 +24,8 @@ export const StartSessionBody = Type.Object({
   scope_config: Type.Optional(
     Type.Object({
       locations: Type.Optional(
-        Type.Array(Type.String({ maxLength: 255 }), { maxItems: 10000, description: '库位完整路径；去空格、去重、保持顺序后最多 2000 个' }),
+        // No maxItems: the 2,000 cap counts after trimming and de-duplication (contract §4), so only the 1 MiB body limit bounds the raw list.
+        Type.Array(Type.String({ maxLength: 255 }), { description: '库位完整路径；去空格、去重、保持顺序后最多 2000 个' }),
       ),
     }),
   ),
@@ -112,7 +113,9 @@ export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 export const MergedListQuery = Type.Object({
   ...PageQuery,
-  session_id: SessionId,
+  session_id: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2147483647, description: '盘点会话 id；不传按会话不存在处理（本公司库存行，盲盘，无盘点数量）' }),
+  ),
   keyword: Type.Optional(Type.String({ maxLength: 128, description: 'sku、物料名称、规格、库位、批次、序列号' })),
   status_filter: Type.Optional(
     Type.Union(STATUS_FILTERS.map((value) => Type.Literal(value)), { description: 'match、diff 在进行中的盲盘里为 400' }),
