@@ -168,6 +168,35 @@ describe('material import', () => {
   });
 });
 
+describe('material import: one material per file', () => {
+  it('marks a row naming a material an earlier row already names (by 物料ID, or by its old name) as a duplicate', async () => {
+    const old = await createMaterial(t, w.mgr.token, { name: `改名前${unique()}`, spec_model: 'R-1', category: 'ALPHA/导入' });
+    const renamed = `改名后${unique()}`;
+    const file = await sheetFile(['物料ID', '名称', '规格型号', '分类', '备注'], [
+      [old.id, renamed, 'R-1', 'ALPHA/导入', '第一行'],
+      [null, old.name, 'R-1', 'ALPHA/导入', '第二行'],
+    ]);
+    const preview = await send('preview', w.mgr.token, 'material', 'update', file);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().rows).toEqual([
+      { row: 2, status: 'update', message: expect.any(String), id: old.id },
+      { row: 3, status: 'duplicate', message: expect.stringContaining('第 2 行'), id: null },
+    ]);
+    const executed = await send('execute', w.mgr.token, 'material', 'update', file);
+    expect(executed.json()).toMatchObject({ imported: 1, counts: { update: 1, duplicate: 1 } });
+    const stored = await t.request('GET', `/api/v1/inbound/base/${old.id}`, { token: w.mgr.token });
+    expect(stored.json()).toMatchObject({ name: renamed, remark: '第一行' });
+  });
+
+  it('lists a second column of the same field among the ignored columns instead of dropping it silently', async () => {
+    const name = `双列${unique()}`;
+    const file = await sheetFile(['名称', '分类', '备注', 'remark'], [[name, 'ALPHA/导入', '读取', '不读取']]);
+    const preview = await send('preview', w.mgr.token, 'material', 'create', file);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().ignored_columns).toEqual(['remark']);
+  });
+});
+
 describe('import files that are refused', () => {
   const expectRefused = async (data: Buffer, reason: string) => {
     const before = await materialCount();
@@ -371,6 +400,27 @@ describe('BOM import', () => {
     expect(rows[4]!.message).toContain('用量');
     expect(executed.json().imported).toBe(0);
     expect(await bomVersionCount()).toBe(before);
+  });
+});
+
+describe('BOM import limits', () => {
+  it('refuses a parent with more child lines than a BOM may have (1000), as the API does', async () => {
+    const prefix = `子件${unique()}`;
+    const children = Array.from({ length: 1001 }, (_, i) => [`${prefix}-${i}`, 'C', 'ALPHA/零件']);
+    const created = await send('execute', w.mgr.token, 'material', 'create', await sheetFile(['名称', '规格型号', '分类'], children));
+    expect(created.json().counts.success).toBe(1001);
+    const parent = await createMaterial(t, w.mgr.token, { category: 'ALPHA/成品' });
+    const tooMany = await sheetFile(['父件物料ID', '子件名称', '子件规格型号', '用量'], children.map(([name]) => [parent.id, name, 'C', 1]));
+    const before = await bomVersionCount();
+    const executed = await send('execute', w.mgr.token, 'bom', 'create', tooMany);
+    expect(executed.statusCode, executed.body).toBe(200);
+    expect(executed.json()).toMatchObject({ imported: 0, counts: { success: 0, error: 1001 } });
+    expect(executed.json().rows[0].message).toContain('1000');
+    expect(await bomVersionCount()).toBe(before);
+    // 1000 lines are a BOM
+    const enough = await send('execute', w.mgr.token, 'bom', 'create', await sheetFile(['父件物料ID', '子件名称', '子件规格型号', '用量'], children.slice(0, 1000).map(([name]) => [parent.id, name, 'C', 1])));
+    expect(enough.json()).toMatchObject({ imported: 1000 });
+    expect((await t.request('GET', `/api/v1/bom/${parent.id}`, { token: w.mgr.token })).json()).toMatchObject({ child_count: 1000 });
   });
 });
 

@@ -4,6 +4,7 @@ import { bomVersions, materials } from '../../db/schema/index.js';
 import { checkBomLines, lockParent, type BomParent } from '../bom/bom-materials.js';
 import { draftOf, publishBom } from '../bom/bom-versions.js';
 import { dropUnwritableRemark } from '../bom/bom-write-service.js';
+import { MAX_BOM_LINES } from '../bom/schemas.js';
 import { importedBomsClosingCycles } from './bom-import-cycles.js';
 import { mapColumns, readCell, type ImportColumn, type ImportKind, type ImportMode, type ImportPlan, type RowResult } from './import-plan.js';
 
@@ -193,6 +194,8 @@ async function judgeGroup(
   if (mode === 'create' && versions?.published) return refuseAll('duplicate', `父件 ${parent.name} 已有 BOM（第 ${versions.published} 版）`);
   const kept = rows.filter((row) => row.result.status === 'success');
   if (kept.length === 0) return undefined;
+  // the API's own limit on a BOM's lines (SaveBomBody), so an imported BOM can be edited like any other
+  if (kept.length > MAX_BOM_LINES) return refuseAll('error', `父件 ${parent.name} 有 ${kept.length} 个子件，一个 BOM 最多 ${MAX_BOM_LINES} 个，整个 BOM 未导入`);
   const status = versions?.published ? 'update' : 'success';
   const message = versions?.published ? `发布为第 ${versions.published + 1} 版（覆盖第 ${versions.published} 版）` : '发布为第 1 版';
   for (const row of kept) row.result = { row: row.result.row, status, message, id: null };

@@ -43,7 +43,10 @@ export interface ImportColumn<Field extends string> {
 /** Header text as matched: trimmed, a trailing required mark (*) and spaces inside dropped. */
 const normaliseHeader = (header: string) => header.replace(/[*＊]\s*$/, '').replace(/\s+/g, '').toLowerCase();
 
-/** Which column index holds each field (the first column naming it wins), and which headers are unknown. */
+/**
+ * Which column index holds each field (the first column naming it wins), and which headers are not read:
+ * unknown ones, and a second column naming a field already taken (its cells would be silently lost).
+ */
 export function mapColumns<Field extends string>(header: string[], columns: readonly ImportColumn<Field>[]) {
   const byHeader = new Map<string, ImportColumn<Field>>();
   for (const column of columns) for (const name of column.headers) byHeader.set(normaliseHeader(name), column);
@@ -52,8 +55,8 @@ export function mapColumns<Field extends string>(header: string[], columns: read
   header.forEach((text, index) => {
     if (!text) return;
     const column = byHeader.get(normaliseHeader(text));
-    if (!column) unknown.push(text);
-    else if (!positions.has(column.field)) positions.set(column.field, index);
+    if (!column || positions.has(column.field)) unknown.push(text);
+    else positions.set(column.field, index);
   });
   return { positions, unknown };
 }

@@ -147,12 +147,15 @@ function judge(ctx: UseCaseContext, row: ParsedRow, mode: ImportMode, lookups: L
   if (name === undefined || name === null) return error(row.row, `${LABEL.get('name')} 不能为空`);
   const specModel = row.body.spec_model === undefined ? (matchedById?.specModel ?? '') : String(row.body.spec_model ?? '');
   const key = keyOf(company, name, specModel);
-  const idKey = matchedById ? `id:${matchedById.id}` : undefined;
-  const earlier = seen.get(key) ?? (idKey ? seen.get(idKey) : undefined);
+  const matches = matchedById ? [matchedById] : (lookups.byKey.get(key) ?? []);
+  // an earlier row may name the same material another way (by 物料ID, or by its name before a rename)
+  const idKey = matches.length === 1 ? `id:${matches[0]!.id}` : undefined;
+  const earlier = seen.get(key);
   if (earlier !== undefined) return { row: row.row, status: 'duplicate', message: `与第 ${earlier} 行重复（同一公司、名称与规格型号）` };
+  const earlierOfMaterial = idKey ? seen.get(idKey) : undefined;
+  if (earlierOfMaterial !== undefined) return { row: row.row, status: 'duplicate', message: `与第 ${earlierOfMaterial} 行是同一物料（ID ${matches[0]!.id}）` };
   seen.set(key, row.row);
   if (idKey) seen.set(idKey, row.row);
-  const matches = matchedById ? [matchedById] : (lookups.byKey.get(key) ?? []);
   if (mode === 'create' && matches.length > 0) {
     return { row: row.row, status: 'duplicate', message: `已存在相同名称和规格型号的物料（ID ${matches[0]!.id}）`, id: matches[0]!.id };
   }
