@@ -43,8 +43,8 @@ function sheet<Row>(name: string, columns: SheetColumn<Row>[], rows: Row[]): She
 }
 
 const quantity = (value: string | null) => (value === null ? null : new Decimal(value).toNumber());
-const beijingTime = (value: string | Date | null) =>
-  value === null ? '' : new Date(new Date(value).getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+/** A stored instant as a Date: the writer makes it a date cell in Beijing time (decisions Spreadsheet exports 3). */
+const instant = (value: string | Date | null) => (value === null ? null : new Date(value));
 
 function detailColumns(hidden: boolean): SheetColumn<CountedRowRecord>[] {
   const book = (value: (row: CountedRowRecord) => unknown) => (row: CountedRowRecord) => (hidden ? DASH : value(row));
@@ -62,7 +62,7 @@ function detailColumns(hidden: boolean): SheetColumn<CountedRowRecord>[] {
     { header: '实盘数量', value: (row) => quantity(row.counted_qty) },
     { header: '差异', value: book((row) => (row.drafted ? quantity(row.diff_qty) : null)) },
     { header: '盘点人', value: (row) => row.user_id },
-    { header: '盘点时间', width: 20, value: (row) => beijingTime(row.scan_time) },
+    { header: '盘点时间', width: 20, type: 'datetime', value: (row) => instant(row.scan_time) },
     { header: '备注', width: 24, value: (row) => row.remark },
     { header: '盘点后账面变动', width: 14, value: (row) => (row.book_moved ? '是（需复盘）' : '') },
   ];
@@ -89,8 +89,8 @@ function summaryOf(session: StocktakeSessionRow, rows: CountedRowRecord[], hidde
     { item: '范围', value: session.scopeType === 'full' ? '全盘' : `按库位：${session.scopeConfig.locations.join('、')}` },
     { item: '状态', value: session.status === 'active' ? '进行中' : '已结束' },
     { item: '发起人', value: session.initiatorName },
-    { item: '开始时间', value: beijingTime(session.startedAt) },
-    { item: '结束时间', value: beijingTime(session.finishedAt) },
+    { item: '开始时间', value: instant(session.startedAt) },
+    { item: '结束时间', value: instant(session.finishedAt) },
     { item: '范围内物品数', value: rows.length },
     { item: '已盘物品数', value: counted.length },
     { item: '未盘物品数', value: rows.length - counted.length },
