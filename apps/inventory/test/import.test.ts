@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createMaterial, flowCast, queryRows, stockIn, useTestApp, type FlowCast } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
 import { multipartBody } from './support/multipart.js';
+import { usingPostgres } from '@wms/platform/testing';
 
 const IMPORT = '/api/v1/import';
 
@@ -446,5 +447,25 @@ describe('material export', () => {
     expect(await companiesOf(w.betaMgr.token, 'company=ALPHA')).toEqual(['BETA']);
     expect(await companiesOf(w.admin, 'company=BETA')).toEqual(['BETA']);
     expect(await companiesOf(w.admin, '')).toEqual(['ALPHA', 'BETA']);
+  });
+});
+
+/** Real concurrency needs real connections: PostgreSQL only (PGlite runs every transaction in turn). */
+describe.skipIf(!usingPostgres())('BOM import under concurrent executes (PostgreSQL)', () => {
+  it('publishes a parent once in create mode: the others are duplicates or asked to preview again, never a second version', async () => {
+    const parent = await createMaterial(t, w.mgr.token, { category: 'ALPHA/成品' });
+    const child = await createMaterial(t, w.mgr.token);
+    const file = await sheetFile(['父件物料ID', '子件物料ID', '用量'], [[parent.id, child.id, 2]]);
+    // three keepers at once (one keeper's repeat would meet the idempotency lock instead)
+    const keepers = [w.mgr, await t.user('WAREHOUSE_MGR', 'ALPHA'), await t.user('WAREHOUSE_MGR', 'ALPHA')];
+    const answers = await Promise.all(keepers.map((keeper) => send('execute', keeper.token, 'bom', 'create', file)));
+    const published = answers.filter((answer) => answer.statusCode === 200 && answer.json().imported === 1);
+    expect(published).toHaveLength(1);
+    for (const answer of answers.filter((candidate) => !published.includes(candidate))) {
+      if (answer.statusCode === 200) expect(answer.json().counts, answer.body).toMatchObject({ duplicate: 1 });
+      else expect(answer.json(), answer.body).toMatchObject({ code: 'CONFLICT' });
+    }
+    const versions = await queryRows<{ n: number }>(t, sql`select count(*)::int as n from bom_versions where parent_id = ${parent.id}`);
+    expect(versions[0]!.n).toBe(1);
   });
 });

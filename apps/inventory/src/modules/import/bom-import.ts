@@ -2,7 +2,7 @@ import { and, inArray } from 'drizzle-orm';
 import { AppError, companyCondition, validationFailed, type ImportSheet, type Queryable, type Tx, type UseCaseContext } from '@wms/platform';
 import { bomVersions, materials } from '../../db/schema/index.js';
 import { checkBomLines, lockParent, type BomParent } from '../bom/bom-materials.js';
-import { draftOf, publishBom } from '../bom/bom-versions.js';
+import { currentVersionOf, draftOf, publishBom } from '../bom/bom-versions.js';
 import { dropUnwritableRemark } from '../bom/bom-write-service.js';
 import { MAX_BOM_LINES } from '../bom/schemas.js';
 import { importedBomsClosingCycles } from './bom-import-cycles.js';
@@ -48,6 +48,8 @@ interface PlannedBom {
   parentId: number;
   rows: BomRow[];
   remark?: string | null;
+  /** The published version the rows were judged against (0: none); execute refuses when it moved since. */
+  judgedVersion: number;
 }
 
 /**
@@ -200,7 +202,7 @@ async function judgeGroup(
   const message = versions?.published ? `发布为第 ${versions.published + 1} 版（覆盖第 ${versions.published} 版）` : '发布为第 1 版';
   for (const row of kept) row.result = { row: row.result.row, status, message, id: null };
   const remark = rows.find((row) => typeof row.bomRemark === 'string')?.bomRemark ?? (rows.some((row) => row.bomRemark === null) ? null : undefined);
-  return { rows: kept, remark };
+  return { rows: kept, remark, judgedVersion: versions?.published ?? 0 };
 }
 
 /** The planned BOMs less those that would close a cycle with an earlier BOM of the file (their rows become errors). */
@@ -218,6 +220,10 @@ async function applyBoms(ctx: UseCaseContext, tx: Tx, planned: PlannedBom[]): Pr
   for (const plan of planned) {
     const parent = await lockParent(tx, ctx.scope(), plan.parentId);
     if (await draftOf(tx, plan.parentId)) throw new AppError('CONFLICT', `父件 ${parent.name} 刚刚有了 BOM 草稿，请重新预览后再导入`);
+    // judged before the parent was locked: a BOM published since (another import, the API) makes the judgement stale
+    if (((await currentVersionOf(tx, plan.parentId))?.version ?? 0) !== plan.judgedVersion) {
+      throw new AppError('CONFLICT', `父件 ${parent.name} 的 BOM 刚刚被其他人修改，请重新预览后再导入`);
+    }
     const items = plan.rows.map((row) => ({ child_id: row.childId!, quantity: row.quantity!, remark: row.remark }));
     const published = await publishBom(ctx, tx, parent, { remark: plan.remark, items });
     for (const row of plan.rows) {
