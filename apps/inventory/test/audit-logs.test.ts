@@ -498,3 +498,40 @@ describe('audit module names', () => {
     for (const [table, module] of moduleOf) if (table.startsWith('bom')) expect(module, table).toBe('BOM管理');
   });
 });
+
+describe('field permissions in the audit views', () => {
+  it('leave out what the reader may not read: prices and links in snapshots, changes and summaries (contract §3)', async () => {
+    const priced = await createMaterial(t, mgr.token, { name: '带价物料', purchaseLink: 'https://example.com/p', referencePrice: 3 });
+    const repriced = await t.request('PUT', `/api/v1/inbound/base/${priced.id}`, {
+      token: mgr.token,
+      body: { name: '带价物料', category: priced.category, referencePrice: 4.5, remark: '改价' },
+    });
+    expect(repriced.statusCode, repriced.body).toBe(200);
+    const auditor = await t.user('INBOUND', 'ALPHA'); // material_list:operation, no price or link code
+    const grants: string[] = (await t.request('GET', '/api/v1/permissions/role/INBOUND', { token: t.adminToken })).json().permissions;
+    const grant = (permissions: string[]) => t.request('PUT', '/api/v1/permissions/role/INBOUND', { token: t.adminToken, body: { permissions } });
+    expect((await grant([...grants, 'system_audit'])).statusCode).toBe(200);
+    try {
+      const created = await only({ target_keyword: '带价物料', action: 'CREATE' }, auditor.token);
+      expect(created.details.created).toMatchObject({ name: '带价物料' });
+      expect(created.details.created).not.toHaveProperty('reference_price');
+      expect(created.details.created).not.toHaveProperty('purchase_link');
+      const updated = await only({ target_keyword: '带价物料', action: 'UPDATE' }, auditor.token);
+      expect((updated.details.changes as Array<{ field: string }>).map((change) => change.field)).toEqual(['remark']);
+      expect(updated.summary).not.toContain('参考价');
+      const detail = (await get(`/logs/${updated.id}`, auditor.token)).json();
+      expect(detail.details.changes.map((change: { field: string }) => change.field)).toEqual(['remark']);
+      // the export (on PostgreSQL built in the export thread) leaves them out as well
+      const file = await readWorkbook(await get(`/logs/export?${new URLSearchParams({ target_keyword: '带价物料' })}`, auditor.token));
+      expect(file.xml).not.toContain('https://example.com/p');
+      expect(file.xml).not.toContain('参考价');
+
+      // a holder of the codes sees them
+      const seen = await only({ target_keyword: '带价物料', action: 'UPDATE' });
+      expect((seen.details.changes as Array<{ field: string }>).map((change) => change.field)).toEqual(expect.arrayContaining(['reference_price', 'remark']));
+      expect((await only({ target_keyword: '带价物料', action: 'CREATE' })).details.created).toHaveProperty('purchase_link', 'https://example.com/p');
+    } finally {
+      await grant(grants);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { companyCondition, notFound, pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
 import { auditFilterOf } from './filters.js';
+import { hiddenColumnsOf } from './field-codes.js';
 import { auditViewsOf } from './log-views.js';
 import { moduleOptions } from './modules.js';
 import type { AuditLogQuery, AuditLogView } from './schemas.js';
@@ -19,7 +20,7 @@ export function listAuditLogs(ctx: UseCaseContext, query: AuditLogQuery): Promis
   return ctx.read(async (q) => {
     const rows = await q.select().from(auditLogs).where(where).orderBy(NEWEST_FIRST).limit(paging.limit).offset(paging.offset);
     const [total] = await q.select({ n: count() }).from(auditLogs).where(where);
-    return pageOf(await auditViewsOf(q, rows), total?.n ?? 0, paging);
+    return pageOf(await auditViewsOf(q, rows, hiddenColumnsOf(ctx.actor)), total?.n ?? 0, paging);
   });
 }
 
@@ -31,7 +32,7 @@ export function getAuditLog(ctx: UseCaseContext, id: number): Promise<AuditLogVi
       .from(auditLogs)
       .where(and(eq(auditLogs.id, id), companyCondition(ctx.scope(), auditLogs.companyName)));
     if (rows.length === 0) throw notFound('审计记录');
-    const [view] = await auditViewsOf(q, rows);
+    const [view] = await auditViewsOf(q, rows, hiddenColumnsOf(ctx.actor));
     return view!;
   });
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '@wms/platform';
 import { ACTION_LABELS, type AuditAction } from './actions.js';
+import type { HiddenColumns } from './field-codes.js';
 import { loadAuditLookups, type AuditLookups, type MaterialRef } from './lookups.js';
 import { moduleLabel } from './modules.js';
 import { auditRecordOf, idValue, type AuditLogRow, type AuditRecord } from './records.js';
@@ -60,13 +61,13 @@ export interface AuditPage {
   lookups: AuditLookups;
 }
 
-/** Records and views of a page, with one lookup for the whole page. */
-export async function auditPageOf(q: Queryable, rows: readonly AuditLogRow[]): Promise<AuditPage> {
-  const records = rows.map(auditRecordOf);
+/** Records and views of a page, with one lookup for the whole page; `hidden`: what the reader may not read. */
+export async function auditPageOf(q: Queryable, rows: readonly AuditLogRow[], hidden: HiddenColumns): Promise<AuditPage> {
+  const records = rows.map((row) => auditRecordOf(row, hidden));
   const lookups = await loadAuditLookups(q, records);
   return { entries: records.map((record) => ({ record, view: toAuditLogView(record, lookups) })), lookups };
 }
 
-export async function auditViewsOf(q: Queryable, rows: readonly AuditLogRow[]): Promise<AuditLogView[]> {
-  return (await auditPageOf(q, rows)).entries.map((entry) => entry.view);
+export async function auditViewsOf(q: Queryable, rows: readonly AuditLogRow[], hidden: HiddenColumns): Promise<AuditLogView[]> {
+  return (await auditPageOf(q, rows, hidden)).entries.map((entry) => entry.view);
 }

@@ -3,6 +3,7 @@ import { and, getTableName, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { queryRows, tableColumns, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
 import { normaliseAction } from './actions.js';
+import { hiddenColumnsOf } from './field-codes.js';
 import { auditPageOf, type AuditPage, type AuditPageEntry } from './log-views.js';
 import type { AuditLookups } from './lookups.js';
 import { NEWEST_FIRST } from './list-service.js';
@@ -77,7 +78,7 @@ async function readBatch(ctx: UseCaseContext, where: SQL | undefined, fromId: nu
           order by ${NEWEST_FIRST} limit ${EXPORT_BATCH_SIZE}`,
     );
     const rows = raw.map(batchColumns.map);
-    return rows.length > 0 ? { page: await auditPageOf(q, rows), lastId: rows.at(-1)!.id, full: rows.length === EXPORT_BATCH_SIZE } : null;
+    return rows.length > 0 ? { page: await auditPageOf(q, rows, hiddenColumnsOf(ctx.actor)), lastId: rows.at(-1)!.id, full: rows.length === EXPORT_BATCH_SIZE } : null;
   });
 }
 

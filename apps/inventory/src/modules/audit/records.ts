@@ -1,5 +1,6 @@
 import type { auditLogs } from '../../db/schema/index.js';
 import { normaliseAction } from './actions.js';
+import type { HiddenColumns } from './field-codes.js';
 import { cleanDetails, type AuditChange } from './sanitise.js';
 
 export type AuditLogRow = typeof auditLogs.$inferSelect;
@@ -21,8 +22,9 @@ const SHAPES: SnapshotShape[] = ['created', 'deleted_snapshot', 'payload', 'snap
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-export function auditRecordOf(row: AuditLogRow): AuditRecord {
-  const details = cleanDetails(row.details);
+/** `hidden`: the columns the reader may not read (field permissions), by table. */
+export function auditRecordOf(row: AuditLogRow, hidden: HiddenColumns): AuditRecord {
+  const details = cleanDetails(row.details, hidden.get(row.tableName));
   const shape = SHAPES.find((key) => isObject(details[key])) ?? null;
   return {
     row,

@@ -78,13 +78,27 @@ export function visibleChanges(changes: unknown): AuditChange[] {
 /** The trigger's stand-in change when only a credential column changed (never its value). */
 export const CREDENTIAL_PLACEHOLDER = 'credentials';
 
-/** The details of a record as answered: every part cleaned, changes filtered. */
-export function cleanDetails(details: unknown): Record<string, unknown> {
+/**
+ * The details of a record as answered: every part cleaned, changes filtered, and the columns the reader may not
+ * read (`hidden`, field permissions) left out of the snapshots and the changes alike.
+ */
+export function cleanDetails(details: unknown, hidden?: ReadonlySet<string>): Record<string, unknown> {
   if (details === null || typeof details !== 'object' || Array.isArray(details)) return {};
   const clean: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(details)) {
     if (isCredentialField(key)) continue;
     clean[key] = key === 'changes' ? visibleChanges(value) : cleanValue(value);
   }
-  return clean;
+  return hidden ? withoutHidden(clean, hidden) : clean;
+}
+
+function withoutHidden(details: Record<string, unknown>, hidden: ReadonlySet<string>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details)) {
+    if (key === 'changes') kept[key] = (value as AuditChange[]).filter((change) => !hidden.has(change.field));
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      kept[key] = Object.fromEntries(Object.entries(value).filter(([field]) => !hidden.has(field)));
+    } else kept[key] = value;
+  }
+  return kept;
 }
