@@ -565,7 +565,7 @@ export interface paths {
         };
         /**
          * 库存列表（三类库存，含物料名称、规格、单位、类别、公司）
-         * @description warehouse_location 为库位前缀；company 仅跨公司账号有效。unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
+         * @description warehouse_location 为库位前缀；start_date、end_date 按入库日期 in_date 筛选（闭区间）；company 仅跨公司账号有效。unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
          */
         get: operations["getInboundStock"];
         put?: never;
@@ -589,7 +589,7 @@ export interface paths {
         };
         /**
          * 库存列表（三类库存，含物料名称、规格、单位、类别、公司）
-         * @description warehouse_location 为库位前缀；company 仅跨公司账号有效。unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
+         * @description warehouse_location 为库位前缀；start_date、end_date 按入库日期 in_date 筛选（闭区间）；company 仅跨公司账号有效。unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
          */
         get: operations["getStock"];
         put?: never;
@@ -613,7 +613,7 @@ export interface paths {
         };
         /**
          * 库存列表（三类库存，含物料名称、规格、单位、类别、公司）
-         * @description warehouse_location 为库位前缀；company 仅跨公司账号有效。unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
+         * @description warehouse_location 为库位前缀；start_date、end_date 按入库日期 in_date 筛选（闭区间）；company 仅跨公司账号有效。unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
          */
         get: operations["getInboundStockList"];
         put?: never;
@@ -633,9 +633,49 @@ export interface paths {
         };
         /**
          * 库存列表（三类库存，含物料名称、规格、单位、类别、公司）
-         * @description warehouse_location 为库位前缀；company 仅跨公司账号有效。unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
+         * @description warehouse_location 为库位前缀；start_date、end_date 按入库日期 in_date 筛选（闭区间）；company 仅跨公司账号有效。unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
          */
         get: operations["getStockList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbound/stock/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 导出库存 xlsx（筛选同列表，不分页，新的在前；上限 20000 行，截断时写入文件名）
+         * @description 价格列的权限同列表：unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
+         */
+        get: operations["getInboundStockExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stock/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 导出库存 xlsx（筛选同列表，不分页，新的在前；上限 20000 行，截断时写入文件名）
+         * @description 价格列的权限同列表：unit_cost 需 inbound_purchase:unit_price, referencePrice 需 material_list:referencePrice, 无权限时字段不返回。
+         */
+        get: operations["getStockExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3201,6 +3241,8 @@ export interface operations {
                 action?: string;
                 /** @description 不区分大小写，匹配对象 ID 或对象名称（存储值） */
                 target_keyword?: string;
+                /** @description 通用关键字（契约 §8）：不区分大小写，匹配对象 ID、对象名称（存储值）、操作人账号或姓名 */
+                keyword?: string;
                 /** @description 记录时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 记录时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -3352,6 +3394,8 @@ export interface operations {
                 action?: string;
                 /** @description 不区分大小写，匹配对象 ID 或对象名称（存储值） */
                 target_keyword?: string;
+                /** @description 通用关键字（契约 §8）：不区分大小写，匹配对象 ID、对象名称（存储值）、操作人账号或姓名 */
+                keyword?: string;
                 /** @description 记录时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 记录时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -7505,6 +7549,10 @@ export interface operations {
                 base_id?: number;
                 /** @description 库位前缀 */
                 warehouse_location?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
             };
@@ -7790,6 +7838,10 @@ export interface operations {
                 base_id?: number;
                 /** @description 库位前缀 */
                 warehouse_location?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
             };
@@ -8075,6 +8127,10 @@ export interface operations {
                 base_id?: number;
                 /** @description 库位前缀 */
                 warehouse_location?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
             };
@@ -8217,6 +8273,10 @@ export interface operations {
                 base_id?: number;
                 /** @description 库位前缀 */
                 warehouse_location?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
             };
@@ -8268,6 +8328,218 @@ export interface operations {
                         page: number;
                         limit: number;
                     };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getInboundStockExport: {
+        parameters: {
+            query?: {
+                /** @description sku、批次、序列号、物料名称、规格、库位 */
+                keyword?: string;
+                /** @description stock_buy 外购件, stock_semi 半成品, stock_product 成品 */
+                source_table?: "stock_buy" | "stock_semi" | "stock_product";
+                /** @description 在库, 冻结, 不良品 */
+                status?: "在库" | "冻结" | "不良品";
+                base_id?: number;
+                /** @description 库位前缀 */
+                warehouse_location?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
+                /** @description 仅跨公司账号有效 */
+                company?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msg: string;
+                        code: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getStockExport: {
+        parameters: {
+            query?: {
+                /** @description sku、批次、序列号、物料名称、规格、库位 */
+                keyword?: string;
+                /** @description stock_buy 外购件, stock_semi 半成品, stock_product 成品 */
+                source_table?: "stock_buy" | "stock_semi" | "stock_product";
+                /** @description 在库, 冻结, 不良品 */
+                status?: "在库" | "冻结" | "不良品";
+                base_id?: number;
+                /** @description 库位前缀 */
+                warehouse_location?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
+                /** @description 仅跨公司账号有效 */
+                company?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -15767,6 +16039,10 @@ export interface operations {
                 base_id?: number;
                 /** @description 库位前缀 */
                 warehouse_location?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
             };
@@ -15909,6 +16185,10 @@ export interface operations {
                 base_id?: number;
                 /** @description 库位前缀 */
                 warehouse_location?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
                 /** @description 仅跨公司账号有效 */
                 company?: string;
             };
@@ -19769,14 +20049,14 @@ export interface operations {
     };
     getDraftMergedList: {
         parameters: {
-            query: {
+            query?: {
                 page?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
-                /** @description 盘点会话 id */
-                session_id: number;
+                /** @description 盘点会话 id；不传按会话不存在处理（本公司库存行，盲盘，无盘点数量） */
+                session_id?: number;
                 /** @description sku、物料名称、规格、库位、批次、序列号 */
                 keyword?: string;
                 /** @description match、diff 在进行中的盲盘里为 400 */
@@ -27011,6 +27291,8 @@ export interface operations {
                 /** @description stock-in, outbound */
                 kind?: "stock-in" | "outbound";
                 event_id?: string;
+                /** @description 只看该公司的通知（消息的 company_name） */
+                company?: string;
             };
             header?: never;
             path?: never;
