@@ -171,6 +171,21 @@ describe('tasks, task logs and reminders', () => {
       expect((await log(999999, { action: 'COMMENT' })).statusCode).toBe(404);
       expect(await counts()).toEqual(before);
     });
+
+    it('refuses hours finer than two decimals (they would be rounded away) and keeps two-decimal hours exact', async () => {
+      const task = await createTask(t, { product_id: productId });
+      const before = await counts();
+      for (const hours of [0.001, 1.255, 0.005]) {
+        const res = await log(task.id, { action: 'PROGRESS', hours });
+        expect(res.statusCode, String(hours)).toBe(422);
+        expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'hours' });
+      }
+      expect(await counts()).toEqual(before);
+      expect((await taskOf(task.id)).hours).toBe(0);
+      expect((await log(task.id, { action: 'PROGRESS', hours: 1.1 })).statusCode).toBe(201);
+      expect((await log(task.id, { action: 'COMMENT', hours: 0.07 })).statusCode).toBe(201);
+      expect((await taskOf(task.id)).hours).toBe(1.17);
+    });
   });
 
   describe('update', () => {
