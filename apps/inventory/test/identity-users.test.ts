@@ -72,6 +72,7 @@ describe('user management', () => {
       { username: 'good_name', password: '123', name: 'n', role: 'SALES', company_name: 'ALPHA' },
       { username: 'good_name', password: 'secret-1', name: 'n', role: 'KING', company_name: 'ALPHA' },
       { username: 'good_name', password: 'secret-1', name: 42, role: 'SALES', company_name: 'ALPHA' },
+      { username: 'good_name', password: 'secret-1', name: '   ', role: 'SALES', company_name: 'ALPHA' },
       { username: 'good_name', password: 'secret-1', name: 'n', role: 'SALES', company_name: 'ALPHA', email: 'not-an-email' },
     ];
     for (const body of bodies) {

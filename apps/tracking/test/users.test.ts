@@ -66,6 +66,7 @@ describe('tracking user management', () => {
       { username: uniqueName('p'), password: '123', name: 'P', role: 'OPERATOR' },
       { username: 'bad name!', password: TEST_PASSWORD, name: 'B', role: 'OPERATOR' },
       { username: uniqueName('m'), password: TEST_PASSWORD, role: 'OPERATOR' },
+      { username: uniqueName('s'), password: TEST_PASSWORD, name: '  ', role: 'OPERATOR' },
       { username: uniqueName('a'), password: TEST_PASSWORD, name: 'A', role: 'OPERATOR', active: 'yes' },
     ];
     for (const body of bodies) {

@@ -5,7 +5,8 @@ import { PageQuery } from '../http/schemas.js';
 export const Username = Type.String({ minLength: 2, maxLength: 64, pattern: '^[A-Za-z0-9_.@-]+$' });
 /** A password being set; logging in accepts any stored one (see LoginBody). */
 export const Password = Type.String({ minLength: 6, maxLength: 128 });
-export const DisplayName = Type.String({ minLength: 1, maxLength: 64 });
+/** A person's name: at least one character that is not a space. */
+export const DisplayName = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' });
 
 export const LoginBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 64 }),
