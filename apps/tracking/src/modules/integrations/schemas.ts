@@ -4,7 +4,8 @@ import { LifecyclePhaseSchema, ProductStageSchema, ProductStatusSchema } from '.
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
-const Integer = Type.Integer({ minimum: 0, maximum: 2147483647 });
+/** An id of the inventory service: its ids start at 1, so 0 or less names nothing (contract §7: bad input, 422). */
+const InventoryId = Type.Integer({ minimum: 1, maximum: 2147483647 });
 /** Quantities are positive (contract §7: a zero or negative quantity is bad input, also in a notification). */
 const Quantity = Nullable(PositiveQuantity);
 
@@ -25,10 +26,10 @@ export const StockInNotice = Type.Object(
   {
     ...NoticeFields,
     source_table: Type.Optional(Nullable(Text(32, 'stock_buy, stock_semi, stock_product'))),
-    stock_id: Type.Optional(Nullable(Integer)),
+    stock_id: Type.Optional(Nullable(InventoryId)),
     sku: Type.Optional(Nullable(Text(128))),
     serial_number: Type.Optional(Nullable(Text(64, '成品序列号；匹配 待仓库收货 的产品'))),
-    base_id: Type.Optional(Nullable(Integer)),
+    base_id: Type.Optional(Nullable(InventoryId)),
     material_name: Type.Optional(Nullable(Text(200))),
     category: Type.Optional(Nullable(Text(255))),
     quantity: Type.Optional(Quantity),
@@ -39,7 +40,7 @@ export const StockInNotice = Type.Object(
 export type StockInNotice = Static<typeof StockInNotice>;
 
 export const OutboundNoticeItem = Type.Object({
-  stock_id: Type.Optional(Nullable(Integer)),
+  stock_id: Type.Optional(Nullable(InventoryId)),
   sku: Type.Optional(Nullable(Text(128))),
   serial_number: Type.Optional(Nullable(Text(64))),
   quantity: Type.Optional(Quantity),
