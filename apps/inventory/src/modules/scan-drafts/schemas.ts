@@ -13,7 +13,8 @@ const RequestId = Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }),
 });
 
 const Text = (maxLength = 200) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
-const Id = Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]));
+/** A record id as every other body takes it: a key the database can hold (contract §7: an id that cannot exist is 400). */
+const Id = Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()]));
 
 /**
  * Any other display field of a line (spec 2.11: the snapshot includes display fields such as …): kept as sent
