@@ -365,4 +365,15 @@ describe('contract §2: sizes and the error shape', () => {
     expect(search.statusCode, search.body).toBe(400);
     expect(search.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'company' });
   });
+
+  it('a multipart form the parser cannot read (truncated, no boundary) is 400 naming the file, never a 500', async () => {
+    const { body, headers } = multipartBody({ type: 'material', mode: 'create' }, { filename: 'import.xlsx', data: Buffer.from('PK not really') });
+    const truncated = body.subarray(0, body.length - 20);
+    const noBoundary = { 'content-type': 'multipart/form-data' };
+    for (const [sent, sentHeaders] of [[truncated, headers], [Buffer.from('garbage'), noBoundary]] as const) {
+      const response = await t.request('POST', api('/import/preview'), { token: w.mgr.token, body: sent, headers: sentHeaders });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'file' });
+    }
+  });
 });

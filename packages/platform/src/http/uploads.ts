@@ -40,21 +40,40 @@ export interface Upload {
 
 /**
  * The form of a multipart request: its one file (read into memory, at most UPLOAD_LIMIT_BYTES) and its
- * text fields. A request that is not multipart is 415; a file over the limit 413 (uploadErrorOf).
+ * text fields. A request that is not multipart is 415; a file over the limit 413 (uploadErrorOf); a form the
+ * parser cannot read (truncated, no boundary) 400; a NUL in a field or file name 400 naming it, as in JSON
+ * bodies (the database cannot store U+0000).
  */
 export async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', '请求应为 multipart/form-data 文件上传', { field: 'file' });
   }
   const upload: Upload = { fields: {} };
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      upload.file = { fieldName: part.fieldname, filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };
-    } else if (typeof part.value === 'string') {
-      upload.fields[part.fieldname] = part.value;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        upload.file = { fieldName: part.fieldname, filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };
+      } else if (typeof part.value === 'string') {
+        upload.fields[part.fieldname] = part.value;
+      }
     }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw uploadErrorOf(err as { code?: string }) ?? validationFailed('上传表单格式不正确（无法读取 multipart 内容）', { field: 'file' });
   }
+  return withoutNul(upload);
+}
+
+function withoutNul(upload: Upload): Upload {
+  const field = Object.entries(upload.fields).find(([name, value]) => name.includes('\u0000') || value.includes('\u0000'))?.[0];
+  if (field !== undefined) throw nulIn(field);
+  if (upload.file?.filename.includes('\u0000')) throw nulIn(upload.file.fieldName);
   return upload;
+}
+
+function nulIn(name: string): AppError {
+  const field = name.replaceAll('\u0000', '') || 'form';
+  return validationFailed(`字段 ${field} 不能包含 NUL 字符 (U+0000)`, { field });
 }
 
 /** The upload's file, or 400 naming the form field. */

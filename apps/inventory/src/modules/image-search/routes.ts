@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, ErrorBody, errorResponses, IdParams, readUpload, validationFailed, type Upload } from '@wms/platform';
+import { API_PREFIX, ErrorBody, errorResponses, IdParams, readUpload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { searchByImage } from './image-search-service.js';
 import { deleteMaterialImage, listMaterialImages, readMaterialImage, uploadMaterialImage } from './material-image-service.js';
@@ -25,7 +25,7 @@ export function registerImageSearchRoutes(app: InventoryFastify, deps: Inventory
       multipart: ImageSearchUpload,
       response: { 200: ImageSearchResult, ...uploadErrors },
     },
-  }, async (request) => searchByImage(ctxOf(deps, request), withoutNul(await readUpload(request))));
+  }, async (request) => searchByImage(ctxOf(deps, request), await readUpload(request)));
 
   app.get(IMAGES, {
     schema: { tags, summary: '物料图片列表', params: IdParams, response: { 200: Type.Array(MaterialImageView), ...errorResponses } },
@@ -42,7 +42,7 @@ export function registerImageSearchRoutes(app: InventoryFastify, deps: Inventory
     },
   }, async (request, reply) => {
     const ctx = ctxOf(deps, request);
-    return reply.code(201).send(await uploadMaterialImage(ctx, dataDir, request.params.id, withoutNul(await readUpload(request))));
+    return reply.code(201).send(await uploadMaterialImage(ctx, dataDir, request.params.id, await readUpload(request)));
   });
 
   app.get(`${IMAGES}/:image_id`, {
@@ -66,21 +66,4 @@ export function registerImageSearchRoutes(app: InventoryFastify, deps: Inventory
       response: { 200: Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) }), ...errorResponses },
     },
   }, (request) => deleteMaterialImage(ctxOf(deps, request), dataDir, request.params.id, request.params.image_id));
-}
-
-/**
- * The platform refuses a NUL in path, query and JSON body before the handler (contract §2), but a form is
- * read inside the handler: its text fields (company) and the file name (stored as file_name) would reach
- * the database, which cannot store U+0000 (a 500). Refused here the same way, naming the field.
- */
-function withoutNul(upload: Upload): Upload {
-  const field = Object.entries(upload.fields).find(([name, value]) => name.includes('\u0000') || value.includes('\u0000'))?.[0];
-  if (field !== undefined) throw nulIn(field);
-  if (upload.file?.filename.includes('\u0000')) throw nulIn(upload.file.fieldName);
-  return upload;
-}
-
-function nulIn(name: string) {
-  const field = name.replaceAll('\u0000', '') || 'form';
-  return validationFailed(`字段 ${field} 不能包含 NUL 字符 (U+0000)`, { field });
 }
