@@ -140,7 +140,9 @@ export function translateDatabaseError(err: unknown): AppError | undefined {
     case pgStates.uniqueViolation:
       return new AppError('DUPLICATE', constraintMsg ?? '数据重复', { constraint: pg.constraint });
     case pgStates.foreignKeyViolation:
-      return new AppError('IN_USE', constraintMsg ?? '数据仍被引用或引用的数据不存在', { constraint: pg.constraint });
+      // a write naming a row that does not exist is NOT_FOUND; IN_USE keeps its one meaning, a row still referenced
+      if (/is not present in table/.test(pg.detail ?? '')) return new AppError('NOT_FOUND', constraintMsg ?? '引用的数据不存在', { constraint: pg.constraint });
+      return new AppError('IN_USE', constraintMsg ?? '数据仍被引用，不能删除或修改', { constraint: pg.constraint });
     case pgStates.checkViolation:
       return new AppError('VALIDATION_FAILED', constraintMsg ?? '数据不满足约束', { constraint: pg.constraint });
     case pgStates.notNullViolation:

@@ -10,6 +10,17 @@ describe('error answers of a service app', () => {
   beforeAll(async () => {
     app = await createServiceApp({ title: 't', description: 'd', validationStatus: 400, health: async () => ready });
     app.post('/api/v1/things', { config: { public: true }, schema: { body: Type.Object({ name: Type.String() }) } }, async () => ({ ok: true }));
+    // what the database answers, as the pg driver raises it
+    const databaseError = (code: string, detail: string) => Object.assign(new Error('database'), { code, detail, constraint: 'things_fk' });
+    app.get('/api/v1/missing-reference', { config: { public: true } }, async () => {
+      throw databaseError('23503', 'Key (base_id)=(9) is not present in table "materials".');
+    });
+    app.get('/api/v1/still-referenced', { config: { public: true } }, async () => {
+      throw databaseError('23503', 'Key (id)=(9) is still referenced from table "stock_rows".');
+    });
+    app.get('/api/v1/year-zero', { config: { public: true } }, async () => {
+      throw databaseError('22008', 'date/time field value out of range');
+    });
     await app.ready();
   });
   afterAll(() => app?.close());
@@ -33,5 +44,17 @@ describe('error answers of a service app', () => {
     }
     const json = await app.inject({ method: 'POST', url: '/api/v1/things', payload: { name: 'x' } });
     expect(json.statusCode).toBe(200);
+  });
+
+  it('database refusals a service did not foresee keep one meaning per code: a missing reference 404, a row in use 400, a bad date 400', async () => {
+    const missing = await app.inject({ method: 'GET', url: '/api/v1/missing-reference' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'NOT_FOUND', constraint: 'things_fk' });
+    const referenced = await app.inject({ method: 'GET', url: '/api/v1/still-referenced' });
+    expect(referenced.statusCode).toBe(400);
+    expect(referenced.json()).toMatchObject({ code: 'IN_USE' });
+    const yearZero = await app.inject({ method: 'GET', url: '/api/v1/year-zero' });
+    expect(yearZero.statusCode).toBe(400);
+    expect(yearZero.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });
