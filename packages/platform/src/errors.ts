@@ -45,6 +45,8 @@ export const errorStatus = {
   URI_TOO_LONG: 414,
   HEADERS_TOO_LARGE: 431,
   REQUEST_TIMEOUT: 408,
+  /** A refusal of the framework's own that no code here names; the answer keeps the framework's 4xx status. */
+  BAD_REQUEST: 400,
   ENDPOINT_REMOVED: 410,
   KEY_NOT_CONFIGURED: 503,
   UNAVAILABLE: 503,

@@ -21,6 +21,9 @@ describe('error answers of a service app', () => {
     app.get('/api/v1/year-zero', { config: { public: true } }, async () => {
       throw databaseError('22008', 'date/time field value out of range');
     });
+    app.get('/api/v1/framework-refusal', { config: { public: true } }, async () => {
+      throw Object.assign(new Error('Method Not Allowed'), { code: 'FST_SOMETHING_NEW', statusCode: 405 });
+    });
     await app.ready();
   });
   afterAll(() => app?.close());
@@ -56,5 +59,11 @@ describe('error answers of a service app', () => {
     const yearZero = await app.inject({ method: 'GET', url: '/api/v1/year-zero' });
     expect(yearZero.statusCode).toBe(400);
     expect(yearZero.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('a framework refusal no code names keeps its status with BAD_REQUEST, not a validation failure it is not', async () => {
+    const refused = await app.inject({ method: 'GET', url: '/api/v1/framework-refusal' });
+    expect(refused.statusCode).toBe(405);
+    expect(refused.json()).toEqual({ code: 'BAD_REQUEST', msg: '请求无法处理（Method Not Allowed）' });
   });
 });

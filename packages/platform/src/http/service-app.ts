@@ -126,7 +126,8 @@ function toAppError(error: FastifyError, validationStatus: number): AppError | u
   const translated = translateDatabaseError(error);
   if (translated) return translated;
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-    return new AppError('VALIDATION_FAILED', error.message, {}, error.statusCode);
+    // a refusal of the framework's that no case above names: its status kept, a code that claims no more than that
+    return new AppError('BAD_REQUEST', `请求无法处理（${error.message}）`, {}, error.statusCode);
   }
   return undefined;
 }
