@@ -245,6 +245,7 @@ describe('POST /internal/scrap/production', () => {
       { track_ref: '   ', outbound_id: line.id, quantity: 1, reason: 'x' },
       { track_ref: 'T-ZERO', outbound_id: line.id, quantity: 0, reason: 'x' },
       { track_ref: 'T-REASON', outbound_id: line.id, quantity: 1 },
+      { track_ref: 'T-BLANK', outbound_id: line.id, quantity: 1, reason: '   ' },
     ]) {
       const response = await produce(body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);

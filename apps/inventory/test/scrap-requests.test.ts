@@ -3,11 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { queryRows, useTestApp } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
 import { ledgerCheck } from './ledger.js';
+import { approvedBorrow, dispatchOk } from './borrow-fixtures.js';
 import {
   approve,
   approveOk,
   approvedStockScrap,
   execute,
+  heldEntry,
+  ledgerScrapPath,
   materialWithStock,
   ok,
   post,
@@ -128,6 +131,26 @@ describe('POST /scrap/request (stock rows)', () => {
     expect(malformed.statusCode).toBe(400);
     expect(await scrapCounts(t)).toEqual(before);
     expect(await rowState(t, rows[0]!.id)).toEqual({ stock: 5, available: 5, status: '在库' });
+  });
+
+  it('refuses a reason of blanks only on every submission path (stock, borrow, ledger), writing nothing', async () => {
+    const { material, rows } = await materialWithStock(t, 'ALPHA', [10]);
+    const borrow = await approvedBorrow(w, [{ base_id: material.id, quantity: 2 }]);
+    const slip = await dispatchOk(t, w.mgr.token, { request_id: borrow.id, borrower_id: w.sales.id, lines: [{ barcode: rows[0]!.sku, quantity: 2 }], location: '研发部' });
+    const { entry } = await heldEntry(w, 10, 2);
+    const before = await scrapCounts(t);
+    const submissions: Array<[string, Record<string, unknown>]> = [
+      [scrapApi('/request'), { items: [{ source_table: 'stock_buy', stock_id: rows[0]!.id, scrap_qty: 1 }] }],
+      ['/api/v1/borrow/scrap-request', { borrow_ids: [slip.lines[0]!.id] }],
+      [ledgerScrapPath(entry.id), { quantity: 1 }],
+    ];
+    for (const [path, body] of submissions) {
+      const response = await post(t, path, w.mgr.token, { ...body, reason: ' \t ', approver_ids: [w.mgr.id] });
+      expect(response.statusCode, path).toBe(400);
+      expect(response.json(), path).toMatchObject({ code: 'VALIDATION_FAILED', field: 'reason' });
+    }
+    expect(await scrapCounts(t)).toEqual(before);
+    expect(await rowState(t, rows[0]!.id)).toEqual({ stock: 10, available: 8, status: '在库' }); // only the borrow froze 2
   });
 
   it('refuses approver_ids naming unknown or another company’s users with 404 (contract §3), inactive ones with 400, writing nothing', async () => {

@@ -15,7 +15,8 @@ export const ScrapModeSchema = literals(SCRAP_MODES, 'scan 扫码执行（库存
 export const ScrapSourceSchema = literals(SCRAP_SOURCES, '库存行 stock_buy/stock_semi/stock_product，借用明细 trans_borrow，不良品台账 trans_defective_goods');
 export const ReasonCategorySchema = literals(REASON_CATEGORIES, '报废原因类别');
 
-const Reason = Type.String({ minLength: 1, maxLength: 500, description: '报废原因' });
+/** Required: a reason of blanks only would be stored empty (it is trimmed), so it is refused like a missing one. */
+const Reason = Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: '报废原因（不能为空白）' });
 const Remark = Type.Optional(Nullable(Type.String({ maxLength: 1000 })));
 const ApproverIds = Type.Optional(
   Type.Array(Id, {
