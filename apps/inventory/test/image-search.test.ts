@@ -146,4 +146,17 @@ describe('image search', () => {
     expect(json.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', field: 'file' });
     expect((await searchImage(t, '', picture)).statusCode).toBe(401);
   });
+
+  it('moves the photos with a material moved to another company: found there, no longer in the old one', async () => {
+    const material = await createMaterial(t, w.mgr.token);
+    const picture = await syntheticImage(401);
+    expect((await uploadImage(t, w.mgr.token, material.id, picture)).statusCode).toBe(201);
+    const moved = await t.request('PUT', `/api/v1/inbound/base/${material.id}`, { token: w.admin, body: { company_name: 'BETA' } });
+    expect(moved.statusCode, moved.body).toBe(200);
+
+    const hitsOf = async (token: string) => ((await searchImage(t, token, picture)).json().items as SearchHitJson[]).map((hit) => hit.base_id);
+    expect(await hitsOf(w.betaSales.token)).toContain(material.id);
+    expect(await hitsOf(w.sales.token)).not.toContain(material.id);
+    expect((await imagesOf(material.id, w.betaSales.token)).json()).toHaveLength(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import { API_PREFIX, companyCondition, notFound, requireUploadedFile, validationFailed, type Queryable, type Upload, type UseCaseContext } from '@wms/platform';
+import { API_PREFIX, companyCondition, notFound, requireUploadedFile, validationFailed, type Queryable, type Tx, type Upload, type UseCaseContext } from '@wms/platform';
 import { materialImages, materials, type MaterialImageRow } from '../../db/schema/index.js';
 import { decodeImage, imageFeatures } from './image-features.js';
 import { readImageFile, removeImageFile, saveImageFile } from './image-files.js';
@@ -102,6 +102,14 @@ async function materialInScope(ctx: UseCaseContext, q: Queryable, baseId: number
 function fileNameOf(uploaded: string, mime: string): string {
   const name = uploaded.trim().slice(0, FILE_NAME_MAX);
   return name || `image.${mime.split('/')[1]}`;
+}
+
+/**
+ * A material moved to another company takes its photos along, in the move's transaction: the image search
+ * scopes photos by their own company column, so left behind they would still be found by the old company.
+ */
+export async function moveMaterialImages(tx: Tx, baseId: number, companyName: string): Promise<void> {
+  await tx.update(materialImages).set({ companyName }).where(eq(materialImages.baseId, baseId));
 }
 
 export function toImageView(row: MaterialImageRow): MaterialImageView {

@@ -12,6 +12,7 @@ import {
 } from '@wms/platform';
 import { materials, type MaterialRow } from '../../db/schema/index.js';
 import { companyForRecord } from '../identity/company-rules.js';
+import { moveMaterialImages } from '../image-search/material-image-service.js';
 import { scheduleLowStockCheck } from '../notifications/low-stock.js';
 import { requireCategory } from './category-path.js';
 import { hiddenMaterialFields } from './field-permissions.js';
@@ -68,12 +69,14 @@ export async function updateMaterial(ctx: UseCaseContext, id: number, input: Mat
     const current = await lockMaterial(ctx, tx, id);
     if (!changesAnything(current, values)) return current;
     if (values.companyName) await companyForRecord(tx, ctx.actor, values.companyName);
-    if (values.companyName && values.companyName !== current.companyName) await assertMaterialUnused(tx, id, '移到其他公司');
+    const moves = values.companyName !== undefined && values.companyName !== current.companyName;
+    if (moves) await assertMaterialUnused(tx, id, '移到其他公司');
     const [updated] = await tx
       .update(materials)
       .set({ ...values, updatedAt: ctx.now })
       .where(eq(materials.id, id))
       .returning();
+    if (moves) await moveMaterialImages(tx, id, updated!.companyName);
     clearSuggestionsAfterCommit(ctx);
     if (changesThresholds(current, values)) await scheduleLowStockCheck(ctx, tx, updated!.companyName, [id]);
     return updated!;

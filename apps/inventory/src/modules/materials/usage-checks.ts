@@ -1,6 +1,6 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { AppError, type Tx } from '@wms/platform';
-import { bomLines, bomVersions, purchaseRequests, stockRows } from '../../db/schema/index.js';
+import { bomLines, bomVersions, purchaseRequests, stockRows, transDefectiveGoods } from '../../db/schema/index.js';
 
 /** Something that keeps a material from being deleted while it refers to it. */
 export interface MaterialUsageCheck {
@@ -39,6 +39,17 @@ export const MATERIAL_USAGE_CHECKS: readonly MaterialUsageCheck[] = [
     label: 'BOM 子件行',
     count: async (tx, baseId) => {
       const [row] = await tx.select({ n: count() }).from(bomLines).where(eq(bomLines.childId, baseId));
+      return row?.n ?? 0;
+    },
+  },
+  {
+    // Defective goods still held (restock or scrap pending) outlive their stock row: the row may be gone.
+    label: '不良品台账（待处理）',
+    count: async (tx, baseId) => {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(transDefectiveGoods)
+        .where(and(eq(transDefectiveGoods.baseId, baseId), eq(transDefectiveGoods.status, '待处理')));
       return row?.n ?? 0;
     },
   },
