@@ -21374,7 +21374,7 @@ export interface operations {
                 "application/json": {
                     /** @description scan 扫码执行（库存行） | auto 按审批数量自动执行（借用、不良品台账） */
                     mode?: "scan" | "auto";
-                    /** @description 报废原因 */
+                    /** @description 报废原因（不能为空白） */
                     reason: string;
                     /** @description 报废原因类别 */
                     reason_category?: "库存报废" | "借用报废" | "不良品报废" | "生产报废";
@@ -21537,7 +21537,7 @@ export interface operations {
                 "application/json": {
                     /** @description 借用明细 id（须为借用中） */
                     borrow_ids: number[];
-                    /** @description 报废原因 */
+                    /** @description 报废原因（不能为空白） */
                     reason: string;
                     /** @description 可审批人（用户 id）；不传则为提交时本公司持有 scrap_execute 的在职用户；空数组表示无人可审批 */
                     approver_ids?: number[];
@@ -21688,7 +21688,7 @@ export interface operations {
                 "application/json": {
                     /** @description 借用明细 id（须为借用中） */
                     borrow_ids: number[];
-                    /** @description 报废原因 */
+                    /** @description 报废原因（不能为空白） */
                     reason: string;
                     /** @description 可审批人（用户 id）；不传则为提交时本公司持有 scrap_execute 的在职用户；空数组表示无人可审批 */
                     approver_ids?: number[];
@@ -21840,7 +21840,7 @@ export interface operations {
             content: {
                 "application/json": {
                     quantity: number;
-                    /** @description 报废原因 */
+                    /** @description 报废原因（不能为空白） */
                     reason: string;
                     /** @description 可审批人（用户 id）；不传则为提交时本公司持有 scrap_execute 的在职用户；空数组表示无人可审批 */
                     approver_ids?: number[];
@@ -21992,7 +21992,7 @@ export interface operations {
             content: {
                 "application/json": {
                     quantity: number;
-                    /** @description 报废原因 */
+                    /** @description 报废原因（不能为空白） */
                     reason: string;
                     /** @description 可审批人（用户 id）；不传则为提交时本公司持有 scrap_execute 的在职用户；空数组表示无人可审批 */
                     approver_ids?: number[];
@@ -22146,7 +22146,7 @@ export interface operations {
                     /** @description 原出库记录 (trans_outbound 明细行) id */
                     outbound_id: number;
                     quantity: number;
-                    /** @description 报废原因 */
+                    /** @description 报废原因（不能为空白） */
                     reason: string;
                 };
             };
