@@ -249,6 +249,18 @@ describe('GET /purchase and the detail', () => {
     }
   });
 
+  it('takes datetime bounds like every list (contract §8), counting each by its Beijing date', async () => {
+    const days = async (query: string) => (await list(`keyword=列表专用螺丝&${query}`)).items.map((item) => item.purchase_date).sort();
+    // 2024-03-01T20:00Z is 2024-03-02 04:00 in Beijing
+    expect(await days(`start_date=2024-03-01T20:00:00Z&end_date=${encodeURIComponent('2024-03-02 23:59:59')}`)).toEqual(['2024-03-02']);
+    expect(await days(`start_date=${encodeURIComponent('2024-03-02T00:00:00+08:00')}&end_date=${encodeURIComponent('2024-03-03T10:00:00+08:00')}`)).toEqual(['2024-03-02', '2024-03-03']);
+    for (const [bad, field] of [['start_date=2024-03-01Tnoon', 'start_date'], [`end_date=${encodeURIComponent('0000-01-01 10:00')}`, 'end_date']] as const) {
+      const response = await t.request('GET', `${PURCHASE}?${bad}`, { token: c.inbound.token });
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', field });
+    }
+  });
+
   it('detail: the requester, or a holder of inbound_purchase; another company’s is 404', async () => {
     expect((await t.request('GET', `${PURCHASE}/${own.id}`, { token: c.sales.token })).json()).toMatchObject({ id: own.id });
     const forbidden = await t.request('GET', `${PURCHASE}/${own.id}`, { token: c.sales2.token });

@@ -77,8 +77,8 @@ export const PurchaseListQuery = Type.Object({
   search_type: Type.Optional(Type.Union(SEARCH_TYPES.map((type) => Type.Literal(type)), {
     description: 'all（单号、物料名称、规格、备注、申请人）, no, name, spec_model, requester',
   })),
-  start_date: Type.Optional(DateString),
-  end_date: Type.Optional(DateString),
+  start_date: Type.Optional(Type.String({ maxLength: 40, description: '采购日期 purchase_date 起（含）: YYYY-MM-DD；日期时间按其北京日期' })),
+  end_date: Type.Optional(Type.String({ maxLength: 40, description: '采购日期 purchase_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期' })),
   company: Company,
 });
 export type PurchaseListQuery = Static<typeof PurchaseListQuery>;
