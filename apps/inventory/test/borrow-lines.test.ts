@@ -261,6 +261,23 @@ describe('transferring a line between holders', () => {
     await post(t, `/transfer/${offer.id}/accept`, w.sales2.token);
     await post(t, `/${line.id}/return`, w.sales2.token, { quantity: 1 });
   });
+
+  it('a decided transfer cannot be decided again: 400 STATUS_NOT_ALLOWED naming its state', async () => {
+    const { line } = await borrowedLine(w, 1);
+    const refused = await transferOk(line.id, w.sales.token, w.sales2.id);
+    await post(t, `/transfer/${refused.id}/reject`, w.sales2.token, { reason: '不需要' });
+    const acceptRejected = await expectRefused(() => post(t, `/transfer/${refused.id}/accept`, w.sales2.token), 400, 'STATUS_NOT_ALLOWED');
+    expect(acceptRejected.json()).toMatchObject({ msg: '该转移已拒绝，不能接收', status: 'REJECTED' });
+    expect(await storedLine(t, line.id)).toMatchObject({ current_holder_id: w.sales.id });
+
+    const taken = await transferOk(line.id, w.sales.token, w.sales2.id);
+    await post(t, `/transfer/${taken.id}/accept`, w.sales2.token);
+    const rejectAccepted = await expectRefused(() => post(t, `/transfer/${taken.id}/reject`, w.sales2.token, {}), 400, 'STATUS_NOT_ALLOWED');
+    expect(rejectAccepted.json()).toMatchObject({ msg: '该转移已接收，不能拒绝', status: 'ACCEPTED' });
+    expect(await storedLine(t, line.id)).toMatchObject({ current_holder_id: w.sales2.id });
+    await post(t, '/transfer/reject-ack', w.sales.token, { transfer_ids: [refused.id] });
+    await post(t, `/${line.id}/return`, w.sales2.token, { quantity: 1 });
+  });
 });
 
 describe('splitting a line', () => {

@@ -19,7 +19,7 @@ async function lockPendingForReceiver(ctx: UseCaseContext, tx: Tx, id: number, v
   const [transfer] = await tx.select().from(transBorrowTransfer).where(eq(transBorrowTransfer.id, id)).for('update');
   if (transfer!.toUserId !== ctx.actor.id) throw new AppError('NOT_RECEIVER', `只有接收人可以${verb}该转移`);
   if (transfer!.status !== 'PENDING') {
-    throw new AppError('STATUS_NOT_ALLOWED', `该转移已${TRANSFER_STATUS_LABELS[transfer!.status] ?? transfer!.status}，不能${verb}`, {
+    throw new AppError('STATUS_NOT_ALLOWED', `该转移${TRANSFER_STATUS_LABELS[transfer!.status] ?? `状态为 ${transfer!.status}`}，不能${verb}`, {
       status: transfer!.status,
     });
   }
