@@ -118,6 +118,28 @@ describe('GET /common/my-requests', () => {
   });
 });
 
+describe('GET /common/my-requests: company parameter (spec 2.1)', () => {
+  it('a cross-domain caller narrows by company; an ordinary caller cannot widen to another company', async () => {
+    const alpha = await materialWithStock(t, 'ALPHA', [5]);
+    const beta = await materialWithStock(t, 'BETA', [5]);
+    for (const [company, material] of [['ALPHA', alpha.material], ['BETA', beta.material]] as const) {
+      await created(await t.request('POST', '/api/v1/purchase', {
+        token: w.admin,
+        body: { company_name: company, items: [{ base_id: material.id, quantity: 2, purchase_date: '2026-11-20' }] },
+      }));
+    }
+    const companiesOf = async (path: string, token: string) =>
+      ((await t.request('GET', path, { token })).json().items as Array<{ company_name: string }>).map((item) => item.company_name);
+    expect((await companiesOf('/api/v1/common/my-requests?biz_type=purchase', w.admin)).sort()).toEqual(['ALPHA', 'BETA']);
+    expect(await companiesOf('/api/v1/common/my-requests?biz_type=purchase&company=BETA', w.admin)).toEqual(['BETA']);
+
+    await submitOk(t, w.sales2.token, [{ base_id: alpha.material.id, quantity: 1 }]);
+    const own = await companiesOf('/api/v1/common/my-requests?company=BETA', w.sales2.token);
+    expect(own.length).toBeGreaterThan(0);
+    expect(new Set(own)).toEqual(new Set(['ALPHA']));
+  });
+});
+
 describe('GET /common/labels', () => {
   it('answers the dictionary of enumerated values, request statuses per flow', async () => {
     const labels = (await t.request('GET', '/api/v1/common/labels', { token: w.sales.token })).json();

@@ -75,10 +75,11 @@ export async function listMyRequests(ctx: UseCaseContext, query: MyRequestsQuery
   const all = sources(ctx);
   const union = sql.join(wanted.map((source) => sql`(${all[source]})`), sql` union all `);
   // own requests within the caller's company scope (spec 2.1), as the outbound and borrow lists show them:
-  // an account moved to another company no longer lists what it asked for in the old one
+  // an account moved to another company no longer lists what it asked for in the old one; a cross-domain
+  // caller may narrow by `company` (spec 2.1)
   const keyword = query.keyword?.trim();
   const conditions = and(
-    companyCondition(ctx.scope(), sql`mine.company_name`),
+    companyCondition(ctx.scope(query.company), sql`mine.company_name`),
     query.status === undefined ? undefined : sql`mine.status = ${query.status}`,
     timeRangeCondition(sql`mine.created_at`, query.start_date, query.end_date),
     keyword ? or(containsIgnoringCase(sql`mine.search`, keyword), /^\d{1,9}$/.test(keyword) ? sql`mine.id = ${Number(keyword)}` : undefined) : undefined,

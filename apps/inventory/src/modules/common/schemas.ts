@@ -8,6 +8,7 @@ export const MyRequestsQuery = Type.Object({
   status: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })),
   keyword: Type.Optional(Type.String({ maxLength: 128, description: '单号（请求 ID、采购单号）、备注（报废为原因）、物料名称或规格（不区分大小写）' })),
   ...timeRangeQuery('提交时间'),
+  company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效：只看该公司的申请；不传为全部公司' })),
 });
 export type MyRequestsQuery = Static<typeof MyRequestsQuery>;
 
