@@ -24058,6 +24058,8 @@ export interface operations {
                 start_date?: string;
                 /** @description 提交时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
                 end_date?: string;
+                /** @description 仅跨公司账号有效：只看该公司的申请；不传为全部公司 */
+                company?: string;
             };
             header?: never;
             path?: never;
@@ -24921,9 +24923,9 @@ export interface operations {
                 keyword?: string;
                 /** @description all（单号、物料名称、规格、备注、申请人）, no, name, spec_model, requester */
                 search_type?: "all" | "no" | "name" | "spec_model" | "requester";
-                /** @description YYYY-MM-DD */
+                /** @description 采购日期 purchase_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
                 start_date?: string;
-                /** @description YYYY-MM-DD */
+                /** @description 采购日期 purchase_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
                 end_date?: string;
                 /** @description 仅跨公司账号生效 */
                 company?: string;
