@@ -1,7 +1,8 @@
-import { and, sql, type SQL } from 'drizzle-orm';
+import { and, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { Type } from 'typebox';
 import { validationFailed } from '@wms/platform';
+import { beijingDate } from '../stock/sku.js';
 
 /**
  * start_date / end_date of a list (spec 4.1, contract §8). A bare date (10 characters) is a Beijing
@@ -70,5 +71,27 @@ export function timeRangeQuery(what: string) {
   return {
     start_date: Type.Optional(Type.String({ maxLength: 40, description: `${what}起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间` })),
     end_date: Type.Optional(Type.String({ maxLength: 40, description: `${what}止: YYYY-MM-DD（含北京时间当日整天）或日期时间` })),
+  };
+}
+
+/**
+ * start_date / end_date on a calendar-day column (a stock row's in_date, a purchase's purchase_date): a closed
+ * interval of Beijing days, parsed like every list's bounds (400 naming the field); a datetime bound counts by
+ * its Beijing date, a bare end date is its whole day.
+ */
+export function dayRangeCondition(column: AnyPgColumn, start: string | undefined, end: string | undefined): SQL | undefined {
+  const range = parseTimeRange(start, end);
+  const lastInstant = range.to && (range.to.inclusive ? range.to.at : new Date(range.to.at.getTime() - 1));
+  return and(
+    range.from ? gte(column, beijingDate(range.from)) : undefined,
+    lastInstant ? lte(column, beijingDate(lastInstant)) : undefined,
+  );
+}
+
+/** The start_date / end_date query fields of a list filtered on a calendar-day column (dayRangeCondition). */
+export function dayRangeQuery(what: string) {
+  return {
+    start_date: Type.Optional(Type.String({ maxLength: 40, description: `${what} 起（含）: YYYY-MM-DD；日期时间按其北京日期` })),
+    end_date: Type.Optional(Type.String({ maxLength: 40, description: `${what} 止（含当日）: YYYY-MM-DD；日期时间按其北京日期` })),
   };
 }

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gte, ilike, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { AppError, can, companyCondition, likePattern, notFound, pageOf, pagingOf, validationFailed, type Page, type UseCaseContext } from '@wms/platform';
 import { materials, PURCHASE_STATUS, purchaseRequests, users, type PurchaseStatus } from '../../db/schema/index.js';
-import { parseTimeRange } from '../outbound/time-range.js';
+import { dayRangeCondition } from '../outbound/time-range.js';
 import { beijingDate } from '../stock/sku.js';
 import { purchasePriceVisibility, selectPurchaseRecords, toPurchaseView } from './purchase-views.js';
 import { beijingStamp, inBatch, isBatchKey, lastBatchSeq } from './request-no.js';
@@ -25,20 +25,6 @@ function keywordCondition(keyword: string | undefined, searchType: PurchaseSearc
 }
 
 /**
- * start_date / end_date (contract §8 list parameters) on purchase_date, a closed interval of Beijing days,
- * parsed like every list's bounds (400 naming the field): purchase_date is a day, so a datetime bound
- * counts by its Beijing date, as on the stock list's in_date.
- */
-function purchaseDateBounds(query: PurchaseListQuery): (SQL | undefined)[] {
-  const range = parseTimeRange(query.start_date, query.end_date);
-  const lastInstant = range.to && (range.to.inclusive ? range.to.at : new Date(range.to.at.getTime() - 1));
-  return [
-    range.from ? gte(purchaseRequests.purchaseDate, beijingDate(range.from)) : undefined,
-    lastInstant ? lte(purchaseRequests.purchaseDate, beijingDate(lastInstant)) : undefined,
-  ];
-}
-
-/**
  * GET /purchase (inbound_buy): the company's requests, newest first; status, keyword by search_type
  * and the closed interval start_date ≤ purchase_date ≤ end_date. One query for the page, one count.
  */
@@ -48,7 +34,7 @@ export async function listPurchases(ctx: UseCaseContext, query: PurchaseListQuer
     companyCondition(ctx.scope(query.company), purchaseRequests.companyName),
     query.status === undefined ? undefined : eq(purchaseRequests.status, query.status as PurchaseStatus),
     keywordCondition(query.keyword, query.search_type),
-    ...purchaseDateBounds(query),
+    dayRangeCondition(purchaseRequests.purchaseDate, query.start_date, query.end_date),
   );
   const prices = purchasePriceVisibility(ctx.actor);
   return ctx.read(async (q) => {

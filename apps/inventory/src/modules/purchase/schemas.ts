@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
+import { dayRangeQuery } from '../outbound/time-range.js';
 import { PURCHASE_DECISIONS } from './purchase-status.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -77,8 +78,7 @@ export const PurchaseListQuery = Type.Object({
   search_type: Type.Optional(Type.Union(SEARCH_TYPES.map((type) => Type.Literal(type)), {
     description: 'all（单号、物料名称、规格、备注、申请人）, no, name, spec_model, requester',
   })),
-  start_date: Type.Optional(Type.String({ maxLength: 40, description: '采购日期 purchase_date 起（含）: YYYY-MM-DD；日期时间按其北京日期' })),
-  end_date: Type.Optional(Type.String({ maxLength: 40, description: '采购日期 purchase_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期' })),
+  ...dayRangeQuery('采购日期 purchase_date'),
   company: Company,
 });
 export type PurchaseListQuery = Static<typeof PurchaseListQuery>;

@@ -24,9 +24,8 @@ interface KeywordColumns {
 export function requestKeywordCondition(table: KeywordColumns, keyword: string | undefined, also: AnyPgColumn[] = []): SQL | undefined {
   const text = keyword?.trim();
   if (!text) return undefined;
-  const requestNumber = /^\d{1,9}$/.test(text) ? sql`${table.id} = ${Number(text)}` : undefined;
   return or(
-    requestNumber,
+    requestNumberCondition(table.id, text),
     containsIgnoringCase(table.remark, text),
     ...also.map((column) => containsIgnoringCase(column, text)),
     sql`exists (select from users u where u.id = ${table.applicantId}
@@ -35,4 +34,9 @@ export function requestKeywordCondition(table: KeywordColumns, keyword: string |
                   join materials m on m.id = (line->>'base_id')::int
                  where ${containsIgnoringCase(sql`m.name`, text)} or ${containsIgnoringCase(sql`coalesce(m.spec_model, '')`, text)})`,
   );
+}
+
+/** A keyword that is a request's number (its id, exactly); undefined when the text cannot be one. */
+export function requestNumberCondition(id: AnyPgColumn | SQL, text: string): SQL | undefined {
+  return /^\d{1,9}$/.test(text) ? sql`${id} = ${Number(text)}` : undefined;
 }

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
 import { STOCK_KINDS, STOCK_STATUSES } from '../../db/schema/index.js';
+import { dayRangeQuery } from '../outbound/time-range.js';
 
 export const StockKindSchema = Type.Union(STOCK_KINDS.map((kind) => Type.Literal(kind)), {
   description: 'stock_buy 外购件, stock_semi 半成品, stock_product 成品',
@@ -96,8 +97,7 @@ const StockFilterFields = {
   status: Type.Optional(StockStatusSchema),
   base_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   warehouse_location: Type.Optional(Type.String({ maxLength: 255, description: '库位前缀' })),
-  start_date: Type.Optional(Type.String({ maxLength: 40, description: '入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期' })),
-  end_date: Type.Optional(Type.String({ maxLength: 40, description: '入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期' })),
+  ...dayRangeQuery('入库日期 in_date'),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
 };
 

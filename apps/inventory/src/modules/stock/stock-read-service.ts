@@ -1,12 +1,11 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { companyCondition, containsIgnoringCase, pageOf, pagingOf, type CompanyScope, type Page, type UseCaseContext } from '@wms/platform';
 import { materials, stockRowCompanies, stockRows, type StockKind } from '../../db/schema/index.js';
-import { parseTimeRange } from '../outbound/time-range.js';
+import { dayRangeCondition } from '../outbound/time-range.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
 import type { StockFilter, StockListQuery, StockRowView } from './schemas.js';
-import { beijingDate } from './sku.js';
 import { toStockRowView } from './stock-mapper.js';
 import { flattenJoined, readScopedStockRow, selectStockRows } from './stock-rows.js';
 
@@ -83,26 +82,14 @@ export function matchingRowIds(scope: CompanyScope, query: StockFilter) {
 /** The list's conditions on a row's own columns, other than its company and the keyword. */
 function rowFilters(query: StockFilter): (SQL | undefined)[] {
   const location = normalizeLocation(query.warehouse_location);
-  const inDates = inDateRange(query);
   return [
     query.source_table ? eq(stockRows.sourceTable, query.source_table) : undefined,
     query.status ? eq(stockRows.status, query.status) : undefined,
     query.base_id ? eq(stockRows.baseId, query.base_id) : undefined,
     location ? sql`${stockRows.warehouseLocation} LIKE ${`${escapeLike(location)}%`}` : undefined,
-    inDates.from ? gte(stockRows.inDate, inDates.from) : undefined,
-    inDates.to ? lte(stockRows.inDate, inDates.to) : undefined,
+    // contract §8 list parameters, on the stock-in date
+    dayRangeCondition(stockRows.inDate, query.start_date, query.end_date),
   ];
-}
-
-/**
- * start_date / end_date (contract §8 list parameters) on the stock-in date, a closed interval of Beijing
- * days: in_date is a day, so a datetime bound counts by its Beijing date; a bare end date is the whole day.
- * Parsed like every list's bounds (400 naming the field).
- */
-function inDateRange(query: StockFilter): { from?: string; to?: string } {
-  const range = parseTimeRange(query.start_date, query.end_date);
-  const lastInstant = range.to && (range.to.inclusive ? range.to.at : new Date(range.to.at.getTime() - 1));
-  return { from: range.from && beijingDate(range.from), to: lastInstant && beijingDate(lastInstant) };
 }
 
 /** The indexed texts of migration keyword_bigrams, written exactly as there so the index serves them. */
