@@ -41,15 +41,18 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
  */
 export async function refuseNulCharacters(request: FastifyRequest) {
   for (const [part, value] of [['params', request.params], ['query', request.query], ['body', request.body]] as const) {
-    const field = nulField(value, '');
-    if (field !== undefined) {
-      throw new AppError('VALIDATION_FAILED', `字段 ${field || part} 不能包含 NUL 字符 (U+0000)`, { field: field || part });
-    }
+    const field = nulField(value);
+    if (field !== undefined) throw nulRefused(field || part);
   }
 }
 
+/** The refusal of a NUL character, naming the field that holds it (also for upload forms, readUpload). */
+export function nulRefused(field: string): AppError {
+  return new AppError('VALIDATION_FAILED', `字段 ${field} 不能包含 NUL 字符 (U+0000)`, { field });
+}
+
 /** The dotted path of the first string (or key) holding a NUL, or undefined. */
-function nulField(value: unknown, path: string, depth = 0): string | undefined {
+export function nulField(value: unknown, path = '', depth = 0): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (!value || typeof value !== 'object' || depth > 32 || Buffer.isBuffer(value)) return undefined;
   for (const [key, inner] of Object.entries(value)) {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Type, type Static, type TSchema } from 'typebox';
 
 /** Shared request and response shapes (contract §2). */
@@ -65,6 +66,8 @@ export const errorResponses = {
  * through and PostgreSQL cannot store; `format: date` (ajv-formats, full mode) for 2024-02-30 and 2024-13-45.
  */
 export const DateString = Type.String({ pattern: '^(?!0000)\\d{4}-\\d{2}-\\d{2}$', format: 'date', description: 'YYYY-MM-DD' });
+/** A file answered as it is (an xlsx export, an image): binary content, described once for OpenAPI. */
+export const FileDownload = Type.Unsafe<Buffer | Readable>({ type: 'string', format: 'binary' });
 /** A quantity: a positive JSON number. */
 export const PositiveQuantity = Type.Number({ exclusiveMinimum: 0, maximum: 1e12 });
 export const NonNegativeQuantity = Type.Number({ minimum: 0, maximum: 1e12 });

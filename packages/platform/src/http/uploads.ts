@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '../errors.js';
+import { nulField, nulRefused } from './input-guards.js';
 
 /** Uploads up to 20 MiB (contract §2); JSON bodies keep their own 1 MiB limit. */
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -64,16 +65,11 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
   return withoutNul(upload);
 }
 
+/** A form is read in the handler, after refuseNulCharacters has looked at path, query and JSON body. */
 function withoutNul(upload: Upload): Upload {
-  const field = Object.entries(upload.fields).find(([name, value]) => name.includes('\u0000') || value.includes('\u0000'))?.[0];
-  if (field !== undefined) throw nulIn(field);
-  if (upload.file?.filename.includes('\u0000')) throw nulIn(upload.file.fieldName);
+  const field = nulField(upload.fields) ?? (upload.file?.filename.includes('\u0000') ? upload.file.fieldName : undefined);
+  if (field !== undefined) throw nulRefused(field.replaceAll('\u0000', '') || 'form');
   return upload;
-}
-
-function nulIn(name: string): AppError {
-  const field = name.replaceAll('\u0000', '') || 'form';
-  return validationFailed(`字段 ${field} 不能包含 NUL 字符 (U+0000)`, { field });
 }
 
 /** The upload's file, or 400 naming the form field. */

@@ -1,5 +1,6 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import type { FastifyReply } from 'fastify';
 import { SheetWriter, type SheetColumn } from './sheet-writer.js';
 import { SpooledSheet } from './sheet-spool.js';
 import { contentTypesXml, ROOT_RELS_XML, STYLES_XML, workbookRelsXml, workbookXml, type SheetEntry } from './sheet-xml.js';
@@ -108,4 +109,9 @@ export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsh
 /** A Content-Disposition value that carries a Chinese file name safely. */
 export function attachmentHeader(fileName: string): string {
   return `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** An xlsx download: the workbook (a Buffer, or a stream written as it goes) as an attachment named `fileName`. */
+export function sendXlsx(reply: FastifyReply, fileName: string, workbook: Buffer | Readable): FastifyReply {
+  return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(workbook);
 }

@@ -34,7 +34,7 @@ export function auditFilterOf(ctx: UseCaseContext, query: AuditFilterQuery): Aud
     companyCondition(scope, auditLogs.companyName),
     module ? inArray(auditLogs.module, expandModule(module)) : undefined,
     actions.length > 0 ? inArray(sql`upper(btrim(${auditLogs.action}))`, storedActionsOf(actions)) : undefined,
-    keyword ? or(ilike(auditLogs.targetId, likePattern(keyword)), ilike(auditLogs.targetName, likePattern(keyword))) : undefined,
+    keyword ? targetCondition(likePattern(keyword)) : undefined,
     search ? searchCondition(search) : undefined,
     timeRangeCondition(auditLogs.createdAt, query.start_date, query.end_date),
   );
@@ -50,6 +50,9 @@ export function auditFilterOf(ctx: UseCaseContext, query: AuditFilterQuery): Aud
   };
 }
 
+/** target_keyword: the record's object by its id or stored name, case-insensitive, the pattern literal. */
+const targetCondition = (pattern: string) => or(ilike(auditLogs.targetId, pattern), ilike(auditLogs.targetName, pattern));
+
 /**
  * `keyword`, the parameter contract §8 gives every list: what a reader searches an audit trail by — the
  * object (its id or stored name, as target_keyword) or the person who made the change (username or name).
@@ -58,8 +61,7 @@ export function auditFilterOf(ctx: UseCaseContext, query: AuditFilterQuery): Aud
 function searchCondition(text: string): SQL | undefined {
   const pattern = likePattern(text);
   return or(
-    ilike(auditLogs.targetId, pattern),
-    ilike(auditLogs.targetName, pattern),
+    targetCondition(pattern),
     ilike(auditLogs.username, pattern),
     sql`${auditLogs.username} in (select u.username from users u where u.name ilike ${pattern})`,
   );

@@ -2,6 +2,7 @@ import { STATUS_LABELS as BORROW_STATUS_LABELS } from '../borrow/request-status.
 import { STATUS_LABELS as OUTBOUND_STATUS_LABELS } from '../outbound/request-status.js';
 import { PURCHASE_STATUS_LABELS } from '../purchase/purchase-status.js';
 import { STATUS_LABELS as SCRAP_STATUS_LABELS } from '../scrap/request-status.js';
+import { STOCK_KIND_LABELS } from '../stock/schemas.js';
 import { INBOUND_GROUP, INBOUND_GROUP_MEMBERS, MODULE_DISPLAY } from './modules.js';
 
 /**
@@ -73,7 +74,7 @@ export const ENUM_LABELS_BY_MODULE: Readonly<Record<string, Record<string, Recor
 
 export const ENUM_LABELS_BY_FIELD: Readonly<Record<string, Record<string, string>>> = {
   status: { ...REQUEST_STATUS_BASE },
-  source_table: { stock_buy: '外购件', stock_semi: '半成品', stock_product: '成品', trans_borrow: '借用物品', trans_defective_goods: '不良品台账' },
+  source_table: { ...STOCK_KIND_LABELS, trans_borrow: '借用物品', trans_defective_goods: '不良品台账' },
   outbound_type: { SALES: '销售出库', USE: '领用出库', PRODUCTION: '生产出库' },
   return_type: { good: '良品退回', defective: '不良品退回' },
   close_reason: { closed: '关闭', withdrawn: '撤回' },

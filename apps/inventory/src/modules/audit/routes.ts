@@ -1,7 +1,6 @@
-import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, createExportThread, errorResponses, PageOf, siblingModule, XLSX_MIME, type ExportJob, type StreamedFile, type UseCaseContext } from '@wms/platform';
+import { API_PREFIX, createExportThread, errorResponses, FileDownload, PageOf, sendXlsx, siblingModule, type ExportJob, type StreamedFile, type UseCaseContext } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { AUDIT_EXPORT_NICE } from '../../config.js';
 import { AUDIT_EXPORT_CAP } from './export.js';
@@ -23,7 +22,7 @@ import {
 export const SYSTEM_AUDIT = 'system_audit';
 
 /** The workbook is streamed as it is written (rows are read in batches). */
-const xlsxResponse = { 200: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }), ...errorResponses };
+const xlsxResponse = { 200: FileDownload, ...errorResponses };
 
 /** Aborted when the client goes away (or the answer is done), so a job waiting for its plan stops too. */
 function closeSignal(reply: FastifyReply): AbortSignal {
@@ -32,8 +31,7 @@ function closeSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-const sendWorkbook = (reply: FastifyReply, { fileName, stream }: StreamedFile) =>
-  reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(stream);
+const sendWorkbook = (reply: FastifyReply, { fileName, stream }: StreamedFile) => sendXlsx(reply, fileName, stream);
 
 /**
  * Audit views (spec 2.12, 2.13, 4.8; contract §4, §8): the list, one record, the export, the modules

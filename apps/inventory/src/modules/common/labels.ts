@@ -1,9 +1,10 @@
-import { DEFECTIVE_STATUSES, OUTBOUND_TYPES, REASON_CATEGORIES, STOCK_STATUSES } from '../../db/schema/index.js';
+import { DEFECTIVE_STATUSES, OUTBOUND_TYPES, REASON_CATEGORIES, STOCK_KINDS, STOCK_STATUSES } from '../../db/schema/index.js';
 import { STATUS_LABELS as BORROW_STATUS } from '../borrow/request-status.js';
 import { LINE_STATUS_LABELS } from '../borrow/line-access.js';
 import { STATUS_LABELS as OUTBOUND_STATUS } from '../outbound/request-status.js';
 import { purchaseStatusLabel } from '../purchase/purchase-status.js';
 import { STATUS_LABELS as SCRAP_STATUS } from '../scrap/request-status.js';
+import { STOCK_KIND_LABELS } from '../stock/schemas.js';
 
 const option = (value: string | number, label: string) => ({ value, label });
 const sameLabel = (values: readonly string[]) => values.map((value) => option(value, value));
@@ -17,7 +18,7 @@ const fromRecord = (labels: Record<number, string>) => Object.entries(labels).ma
 export function dictionaryLabels() {
   return {
     stock_status: sameLabel(STOCK_STATUSES),
-    source_table: [option('stock_buy', '外购件'), option('stock_semi', '半成品'), option('stock_product', '成品')],
+    source_table: STOCK_KINDS.map((kind) => option(kind, STOCK_KIND_LABELS[kind])),
     outbound_type: OUTBOUND_TYPES.map((type) => option(type, { SALES: '销售出库', USE: '领用出库', PRODUCTION: '生产出库' }[type])),
     biz_type: [option('outbound', '出库'), option('borrow', '借用'), option('scrap', '报废'), option('purchase', '采购'), option('stocktake', '盘点')],
     request_status: {

@@ -1,5 +1,4 @@
-import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, ErrorBody, errorResponses, readUpload, XLSX_MIME, type Upload } from '@wms/platform';
+import { API_PREFIX, ErrorBody, errorResponses, FileDownload, readUpload, sendXlsx, type Upload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { executeImport, importTemplate, previewImport } from './import-service.js';
 import { ImportQuery, ImportResult, ImportUpload, TemplateQuery } from './schemas.js';
@@ -23,11 +22,11 @@ export function registerImportRoutes(app: InventoryFastify, deps: InventoryDeps)
       tags,
       summary: '下载导入模板 xlsx（type=material 需 material_list:operation，type=bom 需 bom_manage:operation）',
       querystring: TemplateQuery,
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), ...errorResponses },
+      response: { 200: FileDownload, ...errorResponses },
     },
   }, async (request, reply) => {
     const { fileName, workbook } = await importTemplate(ctxOf(deps, request), request.query.type);
-    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(fileName)).send(workbook);
+    return sendXlsx(reply, fileName, workbook);
   });
 
   app.post(`${BASE}/preview`, {

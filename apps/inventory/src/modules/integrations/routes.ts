@@ -5,7 +5,6 @@ import { identityCard } from './identity-card-service.js';
 import { listOutbox, retryOutboxMessage } from './outbox-service.js';
 import { IdentityCardQuery, IdentityCardView, OutboxListQuery, OutboxMessageView, SerialNumberParams } from './schemas.js';
 
-
 /**
  * The inventory side of the link to the production-tracking service (contract §4, §5, §8): the
  * notification outbox as SUPER_ADMIN sees it, and the identity-card lookup that prefills a stock-in.

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, errorResponses, IdParams, PageOf, XLSX_MIME } from '@wms/platform';
+import { API_PREFIX, errorResponses, FileDownload, IdParams, PageOf, sendXlsx } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { summarizeCategories } from './category-summary.js';
 import { dropUnwritableFields, MATERIAL_UPDATE_PERMISSIONS } from './field-permissions.js';
@@ -61,11 +61,11 @@ export function registerMaterialRoutes(app: InventoryFastify, deps: InventoryDep
       tags,
       summary: '导出物料 xlsx（筛选同列表，字段按读取权限过滤）',
       querystring: MaterialExportQuery,
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), ...errorResponses },
+      response: { 200: FileDownload, ...errorResponses },
     },
   }, async (request, reply) => {
     const workbook = await exportMaterials(ctxOf(deps, request), request.query);
-    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(MATERIAL_EXPORT_FILE_NAME)).send(workbook);
+    return sendXlsx(reply, MATERIAL_EXPORT_FILE_NAME, workbook);
   });
 
   app.get(`${BASE}/:id`, {

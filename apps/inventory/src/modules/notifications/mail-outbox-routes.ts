@@ -3,7 +3,6 @@ import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-type
 import { MailListQuery, MailView } from './mail-outbox-schemas.js';
 import { listMails, retryMail } from './mail-outbox-service.js';
 
-
 /** The mail outbox as administrators see it (docs/decisions.md, Purchasing and suppliers). */
 export function registerMailOutboxRoutes(app: InventoryFastify, deps: InventoryDeps) {
   const tags = ['mail'];

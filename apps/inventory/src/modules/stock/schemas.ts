@@ -1,10 +1,13 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
-import { STOCK_KINDS, STOCK_STATUSES } from '../../db/schema/index.js';
+import { STOCK_KINDS, STOCK_STATUSES, type StockKind } from '../../db/schema/index.js';
 import { dayRangeQuery } from '../outbound/time-range.js';
 
+/** What each stock kind is called wherever it is shown (labels, audit, exports). */
+export const STOCK_KIND_LABELS: Readonly<Record<StockKind, string>> = { stock_buy: '外购件', stock_semi: '半成品', stock_product: '成品' };
+
 export const StockKindSchema = Type.Union(STOCK_KINDS.map((kind) => Type.Literal(kind)), {
-  description: 'stock_buy 外购件, stock_semi 半成品, stock_product 成品',
+  description: STOCK_KINDS.map((kind) => `${kind} ${STOCK_KIND_LABELS[kind]}`).join(', '),
 });
 export const StockStatusSchema = Type.Union(STOCK_STATUSES.map((status) => Type.Literal(status)), {
   description: '在库, 冻结, 不良品',

@@ -1,8 +1,8 @@
 import { count, desc, inArray } from 'drizzle-orm';
 import { sheetOf, writeWorkbook, type SheetColumn, type UseCaseContext } from '@wms/platform';
-import { stockRows } from '../../db/schema/index.js';
+import { stockRows, type StockKind } from '../../db/schema/index.js';
 import { priceVisibilityOf, type PriceVisibility } from './price-visibility.js';
-import type { StockFilter, StockRowView } from './schemas.js';
+import { STOCK_KIND_LABELS, type StockFilter, type StockRowView } from './schemas.js';
 import { toStockRowView } from './stock-mapper.js';
 import { matchingRowIds } from './stock-read-service.js';
 import { flattenJoined, selectStockRows } from './stock-rows.js';
@@ -10,13 +10,11 @@ import { flattenJoined, selectStockRows } from './stock-rows.js';
 /** At most this many rows (the scrap export's cap, spec 8); a larger result is cut and the file name says so. */
 export const STOCK_EXPORT_CAP = 20000;
 
-const KIND_LABELS: Record<string, string> = { stock_buy: '外购件', stock_semi: '半成品', stock_product: '成品' };
-
 type PriceColumn = keyof PriceVisibility;
 
 const COLUMNS: Array<SheetColumn<StockRowView> & { price?: PriceColumn }> = [
   { header: 'ID', type: 'number', value: (row) => row.id },
-  { header: '库存类别', value: (row) => KIND_LABELS[row.source_table] ?? row.source_table },
+  { header: '库存类别', value: (row) => STOCK_KIND_LABELS[row.source_table as StockKind] ?? row.source_table },
   { header: '条码', type: 'text', value: (row) => row.sku },
   { header: '物料ID', type: 'number', value: (row) => row.base_id },
   { header: '物料名称', type: 'text', value: (row) => row.material_name },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, errorResponses, PageOf, XLSX_MIME } from '@wms/platform';
+import { API_PREFIX, errorResponses, FileDownload, PageOf, sendXlsx } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { activeSession } from './active-session-service.js';
 import { adjustStock } from './adjust-service.js';
@@ -172,11 +172,11 @@ export function registerStocktakeRoutes(app: InventoryFastify, deps: InventoryDe
       summary: '导出盘点 xlsx：盘点汇总、盘点差异明细、盘点一致、未盘点',
       description: '进行中的盲盘：四张表的账面数量与差异均为「—」，实盘数量照常显示；会话结束后显示。',
       querystring: SessionQuery,
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), ...errorResponses },
+      response: { 200: FileDownload, ...errorResponses },
     },
   }, async (request, reply) => {
     const workbook = await exportStocktake(ctxOf(deps, request), request.query.session_id);
-    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(exportFileName(request.query.session_id))).send(workbook);
+    return sendXlsx(reply, exportFileName(request.query.session_id), workbook);
   });
 
   app.get(path('/variance-report'), {

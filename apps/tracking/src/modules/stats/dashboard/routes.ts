@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, attachmentHeader, XLSX_MIME } from '@wms/platform';
+import { API_PREFIX, sendXlsx, XLSX_MIME } from '@wms/platform';
 import { ctxOf, type TrackingDeps, type TrackingFastify } from '../../../app-types.js';
 import { statsResponses, SCOPE_NOTE } from '../stats-docs.js';
 import { cardItems, dashboardCards } from './cards-service.js';
@@ -97,7 +97,7 @@ export function registerDashboardRoutes(app: TrackingFastify, deps: TrackingDeps
     },
   }, async (request, reply) => {
     const workbook = await exportPeopleHistory(ctxOf(deps, request), request.query);
-    return reply.header('content-type', XLSX_MIME).header('content-disposition', attachmentHeader(PEOPLE_HISTORY_FILE_NAME)).send(workbook);
+    return sendXlsx(reply, PEOPLE_HISTORY_FILE_NAME, workbook);
   });
 
   app.get(`${base}/recent-activity`, {
