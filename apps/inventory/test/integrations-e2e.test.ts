@@ -1,11 +1,11 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestTracking, type TestTracking } from '../../tracking/test/helpers.js';
+import type { TestTracking } from '../../tracking/test/helpers.js';
 import { createMaterial, queryRows, stockIn } from './fixtures.js';
 import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
 import { approveOk, submitOk } from './outbound-fixtures.js';
 import { eventually } from './returns-fixtures.js';
+import { awaitingProduct, listeningTracking } from './tracking-peer.js';
 
 /**
  * Both services end to end (contract §5, §6, §8 Notifications): the inventory service's outbox
@@ -22,11 +22,10 @@ let sales: TestUser;
 let op: TestUser;
 
 beforeAll(async () => {
-  tracking = await buildTestTracking({ config: { webhookApiKey: KEY } });
-  await tracking.service.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = tracking.service.app.server.address() as AddressInfo;
+  let origin: string;
+  ({ tracking, origin } = await listeningTracking(KEY));
   t = await buildTestInventory({
-    config: { trackingUrl: `http://127.0.0.1:${port}/api/v1`, trackingWebhookKey: KEY },
+    config: { trackingUrl: `${origin}/api/v1`, trackingWebhookKey: KEY },
     dispatcher: { intervalMs: 50, retryBaseMs: 50, retryMaxMs: 200, timeoutMs: 3000 },
   });
   mgr = await t.user('WAREHOUSE_MGR', 'ALPHA');
@@ -42,20 +41,12 @@ afterAll(async () => {
 const outbox = () => queryRows<{ kind: string; status: string; last_error: string | null }>(t, sql`select kind, status, last_error from notification_outbox order by id`);
 const allSettled = () => eventually(outbox, (rows) => rows.length > 0 && rows.every((row) => row.status !== 'pending'), 5000);
 
-/** A tracking product finished in production, waiting for the warehouse. */
-async function awaitingProduct(model: string): Promise<{ id: number; serial_number: string }> {
-  const created = await tracking.request('POST', '/api/v1/products', { token: tracking.adminToken, body: { model } });
-  expect(created.statusCode, created.body).toBe(201);
-  const moved = await tracking.request('PATCH', `/api/v1/products/${created.json().id}`, { token: tracking.adminToken, body: { status: '待仓库收货' } });
-  expect(moved.statusCode, moved.body).toBe(200);
-  return created.json();
-}
 
 const trackedStatus = async (id: number) => (await tracking.request('GET', `/api/v1/products/${id}`, { token: tracking.adminToken })).json().status as string;
 
 describe('inventory → tracking, end to end', () => {
   it('a stock-in and an outbound of a serial product move it 待仓库收货 → 已入库 → 已出库 in tracking', async () => {
-    const product = await awaitingProduct('智能控制器');
+    const product = await awaitingProduct(tracking, '智能控制器');
     const material = await createMaterial(t, mgr.token, { name: '智能控制器', category: 'ALPHA/成品/控制器', unit: '台' });
     // the keeper types the serial in lower case: tracking matches it trimmed and upper-cased
     const row = await stockIn(t, inbound.token, { source_table: 'stock_product', base_id: material.id, in_quantity: 1, serial_number: product.serial_number.toLowerCase() });
@@ -87,7 +78,7 @@ describe('inventory → tracking, end to end', () => {
   });
 
   it('another company’s stock-in is delivered (200, ignored) and leaves the tracking product alone', async () => {
-    const product = await awaitingProduct('外部件');
+    const product = await awaitingProduct(tracking, '外部件');
     const betaMgr = await t.user('WAREHOUSE_MGR', 'BETA');
     const material = await createMaterial(t, betaMgr.token, { category: 'BETA/成品' });
     const before = (await outbox()).length;

@@ -1,8 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestTracking, type TestTracking } from '../../tracking/test/helpers.js';
+import type { TestTracking } from '../../tracking/test/helpers.js';
 import { createMaterial, stockIn } from './fixtures.js';
 import { buildTestInventory, type TestInventory, type TestUser } from './helpers.js';
+import { awaitingProduct, listeningTracking } from './tracking-peer.js';
 
 /**
  * The identity-card lookup (contract §4 `GET /inbound/stock/card/<serial_number>`, §8 Notifications): the
@@ -18,10 +18,7 @@ let mgr: TestUser;
 let inbound: TestUser;
 
 beforeAll(async () => {
-  tracking = await buildTestTracking({ config: { webhookApiKey: KEY } });
-  await tracking.service.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = tracking.service.app.server.address() as AddressInfo;
-  trackingUrl = `http://127.0.0.1:${port}`;
+  ({ tracking, origin: trackingUrl } = await listeningTracking(KEY));
   t = await buildTestInventory({ config: { trackingUrl, trackingWebhookKey: KEY }, dispatcher: { enabled: false } });
   mgr = await t.user('WAREHOUSE_MGR', 'ALPHA');
   inbound = await t.user('INBOUND', 'ALPHA');
@@ -31,20 +28,12 @@ afterAll(async () => {
   await tracking?.close();
 });
 
-/** A tracking product finished in production, waiting for the warehouse. */
-async function awaitingProduct(model: string): Promise<{ id: number; serial_number: string }> {
-  const created = await tracking.request('POST', '/api/v1/products', { token: tracking.adminToken, body: { model } });
-  expect(created.statusCode, created.body).toBe(201);
-  const moved = await tracking.request('PATCH', `/api/v1/products/${created.json().id}`, { token: tracking.adminToken, body: { status: '待仓库收货' } });
-  expect(moved.statusCode, moved.body).toBe(200);
-  return created.json();
-}
 
 const card = (serial: string, token: string, group = 'inbound/stock') => t.request('GET', `/api/v1/${group}/card/${serial}`, { token });
 
 describe('GET /inbound/stock/card/{serial_number}', () => {
   it('prefills a product stock-in from the tracking card and shows a stock row that already carries the serial', async () => {
-    const product = await awaitingProduct('身份卡控制器');
+    const product = await awaitingProduct(tracking, '身份卡控制器');
     const material = await createMaterial(t, mgr.token, { name: '身份卡控制器', category: 'ALPHA/成品/控制器', unit: '台' });
 
     const found = await card(product.serial_number.toLowerCase(), inbound.token);
@@ -96,7 +85,7 @@ describe('GET /inbound/stock/card/{serial_number}', () => {
 
   it('is 503 UPSTREAM_UNAVAILABLE when tracking is not configured, refuses the key or cannot be reached', async () => {
     const config = t.service.deps.config;
-    const product = await awaitingProduct('身份卡网关');
+    const product = await awaitingProduct(tracking, '身份卡网关');
     try {
       config.trackingUrl = undefined;
       const unset = await card(product.serial_number, inbound.token);
