@@ -30,3 +30,5 @@ export * from './http/start-service.js';
 export * from './users/user-schemas.js';
 export * from './users/user-rules.js';
 export * from './http/idempotency-replay.js';
+export * from './beijing-time.js';
+export * from './db/time-range.js';

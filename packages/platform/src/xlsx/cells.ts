@@ -1,3 +1,4 @@
+import { BEIJING_OFFSET_MS } from '../beijing-time.js';
 import { Decimal } from 'decimal.js';
 
 /**
@@ -16,7 +17,6 @@ export type Cell =
   /** The Beijing wall-clock time (datetime) or day (date), encoded in the Date's UTC fields. */
   | { kind: 'datetime' | 'date'; value: Date };
 
-const BEIJING_OFFSET_MS = 8 * 3600_000; // Asia/Shanghai has no daylight saving time
 export const DATETIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 export const DATE_FORMAT = 'yyyy-mm-dd';
 

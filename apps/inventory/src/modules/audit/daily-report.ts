@@ -1,15 +1,13 @@
 import type { Readable } from 'node:stream';
 import { and, gte, lt, sql } from 'drizzle-orm';
-import { companyCondition, queryRows, sheetOf, streamWorkbook, validationFailed, type SheetColumn, type UseCaseContext } from '@wms/platform';
+import { beijingDate, companyCondition, parseTimeRange, queryRows, type SheetColumn, sheetOf, streamWorkbook, type UseCaseContext, validationFailed } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
-import { parseTimeRange } from '../outbound/time-range.js';
 import { AUDIT_ACTIONS, normaliseAction } from './actions.js';
 import { AUDIT_EXPORT_CAP, LOG_COLUMNS, planViews, truncationNote } from './export.js';
 import { companyText } from './filters.js';
 import { moduleLabel } from './modules.js';
 import { planExport } from './record-batches.js';
 import type { AuditLogView, DailyReportQuery } from './schemas.js';
-import { beijingDay } from './values.js';
 
 interface Tally {
   key: string;
@@ -63,7 +61,7 @@ export async function dailyAuditReport(
   query: DailyReportQuery,
   cap = AUDIT_EXPORT_CAP,
 ): Promise<{ fileName: string; stream: Readable }> {
-  const day = query.date ?? beijingDay(ctx.now);
+  const day = query.date ?? beijingDate(ctx.now);
   const range = dayRange(day);
   const scope = ctx.scope(query.company);
   const where = and(companyCondition(scope, auditLogs.companyName), gte(auditLogs.createdAt, range.from), lt(auditLogs.createdAt, range.to));

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { SQL } from 'drizzle-orm';
-import { sheetOf, SpooledSheet, streamWorkbook, type SheetColumn, type SheetSpec, type UseCaseContext } from '@wms/platform';
+import { beijingIso, type SheetColumn, sheetOf, type SheetSpec, SpooledSheet, streamWorkbook, type UseCaseContext } from '@wms/platform';
 import { ACTION_LABELS, AUDIT_ACTIONS } from './actions.js';
 import { auditFilterOf, describeFilter } from './filters.js';
 import { fieldLabel, isHiddenField } from './labels.js';
@@ -10,7 +10,6 @@ import type { AuditRecord } from './records.js';
 import { CREDENTIAL_PLACEHOLDER } from './sanitise.js';
 import type { AuditFilterQuery, AuditLogView } from './schemas.js';
 import { displayValue, SUMMARY_MAX_LENGTH } from './summaries.js';
-import { beijingIso } from './values.js';
 
 /** spec 8: at most this many records per export; a larger result is cut and says so in the file name and the summary sheet. */
 export const AUDIT_EXPORT_CAP = 100_000;

@@ -1,7 +1,6 @@
 import { and, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, type CompanyScope, type UseCaseContext } from '@wms/platform';
+import { companyCondition, type CompanyScope, likePattern, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
-import { timeRangeCondition } from '../outbound/time-range.js';
 import { ACTION_LABELS, parseActionFilter, storedActionsOf, type AuditAction } from './actions.js';
 import { expandModule, moduleLabel } from './modules.js';
 import type { AuditFilterQuery } from './schemas.js';

@@ -1,3 +1,4 @@
+import { beijingIso } from '@wms/platform';
 import type { Queryable } from '@wms/platform';
 import { ACTION_LABELS, type AuditAction } from './actions.js';
 import type { HiddenColumns } from './field-codes.js';
@@ -6,7 +7,7 @@ import { moduleLabel } from './modules.js';
 import { auditRecordOf, idValue, type AuditLogRow, type AuditRecord } from './records.js';
 import type { AuditLogView } from './schemas.js';
 import { stockRowOf, summaryOf } from './summaries.js';
-import { beijingIso, sourceOf } from './values.js';
+import { sourceOf } from './values.js';
 
 function displayOf(sku: unknown, material: MaterialRef): string {
   const name = `${material.name}${material.spec_model ? ` (${material.spec_model})` : ''}`;

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 import { Nullable } from '../request-workflow/schemas.js';
-import { timeRangeQuery } from '../outbound/time-range.js';
 
 /** The filters of the list, its export and nothing else (spec 4.8; contract §8 parameter names). */
 const filterFields = {

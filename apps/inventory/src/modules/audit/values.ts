@@ -1,10 +1,4 @@
-const BEIJING_OFFSET_MS = 8 * 3600_000;
-
-/** Audit times are always Beijing time (spec 2.12): ISO 8601 with +08:00. */
-export function beijingIso(at: Date): string {
-  return new Date(at.getTime() + BEIJING_OFFSET_MS).toISOString().replace('Z', '+08:00');
-}
-
+import { beijingIso } from '@wms/platform';
 /** A stored instant (ISO 8601 with an offset, as the capture wrote a timestamptz) read in Beijing time, to the second. */
 const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -14,9 +8,6 @@ export function beijingTimeText(value: unknown): string | undefined {
   const at = new Date(value);
   return Number.isNaN(at.getTime()) ? undefined : beijingIso(at).slice(0, 19).replace('T', ' ');
 }
-
-/** The Beijing calendar day of an instant. */
-export const beijingDay = (at: Date): string => beijingIso(at).slice(0, 10);
 
 const DECIMAL_TEXT = /^-?\d+\.\d+$/;
 

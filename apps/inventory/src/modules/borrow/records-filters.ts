@@ -1,7 +1,6 @@
 import { and, sql, type SQL } from 'drizzle-orm';
-import { canAny, companyCondition, isCrossDomain, likePattern, type UseCaseContext } from '@wms/platform';
+import { canAny, companyCondition, isCrossDomain, likePattern, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { transBorrow } from '../../db/schema/index.js';
-import { timeRangeCondition } from '../outbound/time-range.js';
 import { BORROW_APPROVAL, BORROW_DISPATCH } from './request-access.js';
 import type { BorrowRecordsQuery } from './schemas.js';
 

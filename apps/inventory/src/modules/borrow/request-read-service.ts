@@ -1,7 +1,6 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
+import { type Page, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { borrowRequests, type BorrowStatus } from '../../db/schema/index.js';
-import { timeRangeCondition } from '../outbound/time-range.js';
 import { readRequest } from '../request-workflow/request-access.js';
 import { requestKeywordCondition } from '../request-workflow/request-keyword.js';
 import { visibleRequests } from './request-access.js';

@@ -1,9 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
+import { DateString, PageQuery, PositiveQuantity, timeRangeQuery } from '@wms/platform';
 import { RequestKeywordQuery } from '../request-workflow/request-keyword.js';
 import { Id, Nullable, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
 import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
-import { timeRangeQuery } from '../outbound/time-range.js';
 
 const Remark = Type.String({ maxLength: 1000 });
 const Location = Type.String({ maxLength: 255, description: '斜杠分隔的库位路径或存放位置' });

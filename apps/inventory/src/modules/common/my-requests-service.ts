@@ -1,10 +1,9 @@
 import { and, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { companyCondition, containsIgnoringCase, pageOf, pagingOf, queryRows, toQuantity, type UseCaseContext } from '@wms/platform';
+import { companyCondition, containsIgnoringCase, pageOf, pagingOf, queryRows, timeRangeCondition, toQuantity, type UseCaseContext } from '@wms/platform';
 import { borrowRequests, outboundRequests, purchaseRequests, scrapRequests } from '../../db/schema/index.js';
 import { statusLabel as borrowStatusLabel } from '../borrow/request-status.js';
 import { statusLabel as outboundStatusLabel } from '../outbound/request-status.js';
-import { timeRangeCondition } from '../outbound/time-range.js';
 import { purchaseStatusLabel } from '../purchase/purchase-status.js';
 import { requestNumberCondition } from '../request-workflow/request-keyword.js';
 import { statusLabel as scrapStatusLabel } from '../scrap/request-status.js';

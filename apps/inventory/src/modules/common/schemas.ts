@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
-import { timeRangeQuery } from '../outbound/time-range.js';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 
 export const MyRequestsQuery = Type.Object({
   ...PageQuery,

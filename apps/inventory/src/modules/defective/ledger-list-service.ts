@@ -1,7 +1,6 @@
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
+import { companyCondition, likePattern, type Page, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { transDefectiveGoods } from '../../db/schema/index.js';
-import { timeRangeCondition } from '../outbound/time-range.js';
 import { toLedgerEntryView } from './ledger-mapper.js';
 import type { LedgerEntryView, LedgerListQuery } from './schemas.js';
 

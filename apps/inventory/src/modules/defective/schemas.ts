@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { PageQuery, PositiveQuantity, timeRangeQuery } from '@wms/platform';
 import { DEFECTIVE_STATUSES } from '../../db/schema/index.js';
-import { timeRangeQuery } from '../outbound/time-range.js';
 
 export const DefectiveStatusSchema = Type.Union(DEFECTIVE_STATUSES.map((status) => Type.Literal(status)), {
   description: '待处理 (剩余数量 > 0), 已退回库存 (恢复入库至 0), 已报废 (报废执行至 0)',

@@ -1,8 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { AppError, companyCondition, type CompanyScope, type Queryable, type UseCaseContext } from '@wms/platform';
+import { AppError, beijingDate, companyCondition, type CompanyScope, type Queryable, type UseCaseContext } from '@wms/platform';
 import type { InventoryConfig } from '../../config.js';
 import { materials, stockRows, type MaterialRow } from '../../db/schema/index.js';
-import { beijingDate } from '../stock/sku.js';
 import type { IdentityCardQuery, IdentityCardView } from './schemas.js';
 import { getProductCard, trackingTargetOf, upstreamUnavailable, type TrackingAnswer } from './tracking-client.js';
 

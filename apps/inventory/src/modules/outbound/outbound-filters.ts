@@ -1,10 +1,9 @@
 import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { companyCondition, likePattern, validationFailed, type UseCaseContext } from '@wms/platform';
+import { companyCondition, likePattern, timeRangeCondition, type UseCaseContext, validationFailed } from '@wms/platform';
 import { STOCK_KINDS, transOutbound } from '../../db/schema/index.js';
 import { OutboundTypeSchema, type OutboundListQuery, type SearchType } from './schemas.js';
-import { timeRangeCondition } from './time-range.js';
 
 /** The keys GET /outbound accepts in advancedFilters (a JSON object); unknown keys are ignored. */
 const AdvancedFilters = Type.Object({

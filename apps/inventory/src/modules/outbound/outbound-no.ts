@@ -1,11 +1,10 @@
+import { beijingDate } from '@wms/platform';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '@wms/platform';
 
-const BEIJING_OFFSET_MS = 8 * 3600 * 1000;
-
 /** The calendar date in Beijing (UTC+8, no daylight saving) as yyyymmdd. */
 export function beijingDateDigits(at: Date): string {
-  return new Date(at.getTime() + BEIJING_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '');
+  return beijingDate(at).replaceAll('-', '');
 }
 
 /** CK<yyyymmdd Beijing><sequence, 6+ digits>: unique across concurrent executions (a database sequence). */

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import { pageOf, pagingOf, type Page, type UseCaseContext } from '@wms/platform';
+import { type Page, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { outboundRequests } from '../../db/schema/index.js';
 import { readRequest } from '../request-workflow/request-access.js';
 import { requestKeywordCondition } from '../request-workflow/request-keyword.js';
@@ -7,7 +7,6 @@ import { ownRequests, visibleRequests } from './request-access.js';
 import { outboundFlow } from './request-flow.js';
 import { toRequestViewOf, toRequestViews } from './request-lookups.js';
 import type { OutboundRequestView, RequestListQuery } from './schemas.js';
-import { timeRangeCondition } from './time-range.js';
 
 async function pageOfRequests(ctx: UseCaseContext, query: RequestListQuery, visible: SQL | undefined) {
   const paging = pagingOf(query);

@@ -1,11 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 import { OUTBOUND_TYPES } from '../../db/schema/index.js';
 import { Id, Nullable, ReasonBody, requestViewSchema, submitBodySchema } from '../request-workflow/schemas.js';
 import { RowSnapshotFields, ScannedLines } from '../scan-execution/schemas.js';
 import { StockRowView } from '../stock/schemas.js';
 import { RequestKeywordQuery } from '../request-workflow/request-keyword.js';
-import { timeRangeQuery } from './time-range.js';
 
 export const OutboundTypeSchema = Type.Union(OUTBOUND_TYPES.map((type) => Type.Literal(type)), {
   description: 'SALES 销售, USE 领用, PRODUCTION 生产',

@@ -1,8 +1,6 @@
 import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { AppError, can, companyCondition, likePattern, notFound, pageOf, pagingOf, validationFailed, type Page, type UseCaseContext } from '@wms/platform';
+import { AppError, beijingDate, can, companyCondition, dayRangeCondition, likePattern, notFound, type Page, pageOf, pagingOf, type UseCaseContext, validationFailed } from '@wms/platform';
 import { materials, PURCHASE_STATUS, purchaseRequests, users, type PurchaseStatus } from '../../db/schema/index.js';
-import { dayRangeCondition } from '../outbound/time-range.js';
-import { beijingDate } from '../stock/sku.js';
 import { purchasePriceVisibility, selectPurchaseRecords, toPurchaseView } from './purchase-views.js';
 import { beijingStamp, inBatch, isBatchKey, lastBatchSeq } from './request-no.js';
 import type { ApprovedUnstockedQuery, PurchaseBatchView, PurchaseListQuery, PurchaseRequestView, PurchaseSearchType } from './schemas.js';

@@ -1,3 +1,4 @@
+import { beijingIso } from '@wms/platform';
 import { sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '@wms/platform';
 import { purchaseRequests } from '../../db/schema/index.js';
@@ -52,7 +53,7 @@ export const batchKeySql = sql<string>`regexp_replace(${purchaseRequests.request
 
 /** Beijing date and time of an instant as the number writes them: yyyymmdd, hhmm. */
 export function beijingStamp(at: Date): { day: string; time: string } {
-  const iso = new Date(at.getTime() + 8 * 3600_000).toISOString();
+  const iso = beijingIso(at);
   return { day: iso.slice(0, 10).replaceAll('-', ''), time: iso.slice(11, 16).replace(':', '') };
 }
 

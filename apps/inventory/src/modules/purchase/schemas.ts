@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
-import { dayRangeQuery } from '../outbound/time-range.js';
+import { DateString, dayRangeQuery, PageQuery, PositiveQuantity } from '@wms/platform';
 import { PURCHASE_DECISIONS } from './purchase-status.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

@@ -1,8 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import { AppError, can, Decimal, toDecimalString, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
+import { AppError, beijingDate, can, Decimal, toDecimalString, type Tx, type UseCaseContext, validationFailed } from '@wms/platform';
 import { PURCHASE_STATUS, purchaseRequests, suppliers, users } from '../../db/schema/index.js';
 import { assertCompanyForRecord, assertCompanyNamed } from '../identity/company-rules.js';
-import { beijingDate } from '../stock/sku.js';
 import { matchMaterials, type MatchedMaterial } from './material-match.js';
 import { sendSubmissionMail } from './purchase-mail.js';
 import { purchasePriceVisibility, selectPurchaseRecords, TAX_RATE, toPurchaseView, UNIT_PRICE } from './purchase-views.js';

@@ -1,9 +1,8 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { PageQuery, PositiveQuantity, timeRangeQuery } from '@wms/platform';
 import { RETURN_TYPES } from '../../db/schema/index.js';
 import { LedgerEntryView } from '../defective/schemas.js';
 import { OutboundRequestView } from '../outbound/schemas.js';
-import { timeRangeQuery } from '../outbound/time-range.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });

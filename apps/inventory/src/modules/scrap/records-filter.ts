@@ -1,7 +1,6 @@
 import { and, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, type UseCaseContext } from '@wms/platform';
+import { companyCondition, likePattern, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { transScrap } from '../../db/schema/index.js';
-import { timeRangeCondition } from '../outbound/time-range.js';
 import type { ScrapRecordsQuery } from './schemas.js';
 
 /** The category old records count as (spec 2.8): picking it also matches records without a category. */

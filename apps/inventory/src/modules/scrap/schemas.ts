@@ -1,11 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { PageQuery, PositiveQuantity, timeRangeQuery } from '@wms/platform';
 import { REASON_CATEGORIES, SCRAP_MODES, SCRAP_SOURCES } from '../../db/schema/index.js';
 import { LedgerEntryView } from '../defective/schemas.js';
 import { Id, Nullable, ReasonBody, requestViewSchema } from '../request-workflow/schemas.js';
 import { ReturnView } from '../returns/schemas.js';
 import { ScannedLines } from '../scan-execution/schemas.js';
-import { timeRangeQuery } from '../outbound/time-range.js';
 
 /** One of the values; typed as their union (a Union built from an array would be typed never). */
 const literals = <T extends string>(values: readonly T[], description: string) =>

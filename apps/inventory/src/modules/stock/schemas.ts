@@ -1,7 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { DateString, PageQuery, PositiveQuantity } from '@wms/platform';
+import { DateString, dayRangeQuery, PageQuery, PositiveQuantity } from '@wms/platform';
 import { STOCK_KINDS, STOCK_STATUSES, type StockKind } from '../../db/schema/index.js';
-import { dayRangeQuery } from '../outbound/time-range.js';
 
 /** What each stock kind is called wherever it is shown (labels, audit, exports). */
 export const STOCK_KIND_LABELS: Readonly<Record<StockKind, string>> = { stock_buy: '外购件', stock_semi: '半成品', stock_product: '成品' };

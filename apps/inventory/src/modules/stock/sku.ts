@@ -1,16 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { validationFailed } from '@wms/platform';
+import { beijingDate, validationFailed } from '@wms/platform';
 import type { StockKind } from '../../db/schema/index.js';
 
 const KIND_PREFIX: Record<StockKind, string> = { stock_buy: 'B', stock_semi: 'S', stock_product: 'P' };
 /** No 0/O or 1/I: a generated code is read aloud and typed by hand. */
 const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const RANDOM_LENGTH = 6;
-
-/** Beijing calendar date of an instant (the warehouse's day). */
-export function beijingDate(now: Date): string {
-  return new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-}
 
 /** A readable, practically unique code: kind prefix, Beijing date, random part, e.g. B20250301-7K3QX2. */
 export function generateSku(kind: StockKind, now: Date): string {

@@ -1,12 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import {
-  AppError,
-  companyCondition,
-  toDecimalString,
-  type CompanyScope,
-  type Tx,
-  type UseCaseContext,
-} from '@wms/platform';
+import { AppError, beijingDate, companyCondition, type CompanyScope, toDecimalString, type Tx, type UseCaseContext } from '@wms/platform';
 import { materials, stockRows, type StockKind, type StockRow } from '../../db/schema/index.js';
 import { checkBuiltFrom } from '../bom/built-from.js';
 import { assertCompanyNamed } from '../identity/company-rules.js';
@@ -14,7 +7,7 @@ import { checkKindFields } from './kind-fields.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
 import type { StockInBody, StockRowView } from './schemas.js';
-import { beijingDate, generateSku, normalizeSku } from './sku.js';
+import { generateSku, normalizeSku } from './sku.js';
 import { onStockedIn } from './stock-in-events.js';
 import { toStockRowView } from './stock-mapper.js';
 import type { MaterialOfRow } from './stock-rows.js';

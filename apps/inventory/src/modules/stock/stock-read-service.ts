@@ -1,8 +1,7 @@
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { companyCondition, containsIgnoringCase, pageOf, pagingOf, type CompanyScope, type Page, type UseCaseContext } from '@wms/platform';
+import { companyCondition, type CompanyScope, containsIgnoringCase, dayRangeCondition, type Page, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
 import { materials, stockRowCompanies, stockRows, type StockKind } from '../../db/schema/index.js';
-import { dayRangeCondition } from '../outbound/time-range.js';
 import { normalizeLocation } from './location.js';
 import { priceVisibilityOf } from './price-visibility.js';
 import type { StockFilter, StockListQuery, StockRowView } from './schemas.js';

@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { companyCondition, queryRows, type UseCaseContext } from '@wms/platform';
-import { beijingDate } from '../stock/sku.js';
+import { beijingDate, companyCondition, queryRows, type UseCaseContext } from '@wms/platform';
 import type { RecommendedLocation, RecommendQuery } from './schemas.js';
 
 const DAY_MS = 24 * 3600_000;

@@ -1,19 +1,7 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { likePattern, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
+import { beijingIso, beijingMidnight, likePattern, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
 import { auditLogs } from '../../db/schema/index.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
-
-const BEIJING_OFFSET_MS = 8 * 3600 * 1000;
-
-/** Audit times are always shown in Beijing time (contract §2). */
-export function beijingIso(date: Date): string {
-  return new Date(date.getTime() + BEIJING_OFFSET_MS).toISOString().replace('Z', '+08:00');
-}
-
-/** A bare date is a Beijing day; the end date includes its whole day. */
-function beijingDayStart(day: string): Date {
-  return new Date(Date.parse(`${day}T00:00:00+08:00`));
-}
 
 function conditionsOf(query: AuditQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
@@ -27,8 +15,9 @@ function conditionsOf(query: AuditQuery): SQL | undefined {
     const pattern = likePattern(query.target_keyword);
     conditions.push(or(ilike(auditLogs.targetId, pattern), ilike(auditLogs.targetName, pattern)));
   }
-  if (query.start_date) conditions.push(gte(auditLogs.createdAt, beijingDayStart(query.start_date)));
-  if (query.end_date) conditions.push(lt(auditLogs.createdAt, new Date(beijingDayStart(query.end_date).getTime() + 24 * 3600 * 1000)));
+  // A bare date is a Beijing day; the end date includes its whole day.
+  if (query.start_date) conditions.push(gte(auditLogs.createdAt, beijingMidnight(query.start_date)));
+  if (query.end_date) conditions.push(lt(auditLogs.createdAt, new Date(beijingMidnight(query.end_date).getTime() + 24 * 3600 * 1000)));
   return and(...conditions);
 }
 

@@ -1,6 +1,7 @@
+import { beijingDate, beijingMidnight } from '@wms/platform';
 import { and, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { products, tasks } from '../../db/schema/index.js';
-import { beijingDate, beijingMidnight, monthBounds } from './stats-filters.js';
+import { monthBounds } from './stats-filters.js';
 
 /**
  * The dashboard cards. A card is a condition on products or on tasks (joined to their product); the

@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { Type, type Static } from 'typebox';
-import { CappedLimit, DateString, validationFailed } from '@wms/platform';
+import { beijingDate, beijingMidnight, CappedLimit, DateString, validationFailed } from '@wms/platform';
 import { products } from '../../db/schema/index.js';
 import type { DataScope } from '../identity/data-scope.js';
 import { productScopeCondition } from '../products/product-scope.js';
@@ -13,18 +13,7 @@ import { isCalendarDate } from '../tasks/due-date.js';
  * own time zone is.
  */
 export const STATS_TIME_ZONE = 'Asia/Shanghai';
-const BEIJING_OFFSET_MS = 8 * 3600_000;
 const DAY_MS = 86_400_000;
-
-/** The Beijing calendar day of an instant, 'YYYY-MM-DD'. */
-export function beijingDate(at: Date): string {
-  return new Date(at.getTime() + BEIJING_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** 00:00 Beijing time of a calendar day, as an instant. */
-export function beijingMidnight(date: string): Date {
-  return new Date(`${date}T00:00:00+08:00`);
-}
 
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

@@ -1,3 +1,4 @@
+import { beijingDate, beijingMidnight } from '@wms/platform';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { UseCaseContext } from '@wms/platform';
 import { PRODUCT_STAGES, products, reminders, taskLogs, tasks } from '../../../db/schema/index.js';
@@ -5,7 +6,7 @@ import type { TrackingContext } from '../../identity/data-scope.js';
 import { toReminderView } from '../../reminders/reminder-service.js';
 import { selectActivity, toActivityView } from '../activity.js';
 import { countSeries, seriesTotals } from '../series.js';
-import { addDays, beijingDate, beijingMidnight, monthBounds, productFilterOf, type DateRange } from '../stats-filters.js';
+import { addDays, monthBounds, productFilterOf, type DateRange } from '../stats-filters.js';
 import type { DashboardRemindersQuery, MonthlyProductionQuery, RecentActivityQuery } from './schemas.js';
 
 /**

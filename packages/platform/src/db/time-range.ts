@@ -1,11 +1,11 @@
 import { and, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { Type } from 'typebox';
-import { validationFailed } from '@wms/platform';
-import { beijingDate } from '../stock/sku.js';
+import { beijingDate, beijingMidnight } from '../beijing-time.js';
+import { validationFailed } from '../errors.js';
 
 /**
- * start_date / end_date of a list (spec 4.1, contract §8). A bare date (10 characters) is a Beijing
+ * start_date / end_date of an inventory list (spec 4.1, contract §8). A bare date (10 characters) is a Beijing
  * calendar day: the start bound is its 00:00:00, the end bound includes the whole day (so it becomes
  * "before the next day's 00:00"). A datetime is used as it is; one without an offset is Beijing time.
  * Each bound works alone.
@@ -20,11 +20,12 @@ export interface TimeRange {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)(Z|[+-]\d{2}:?\d{2})?$/;
 
-function beijingMidnight(date: string, field: string): Date {
+/** 00:00 Beijing time of a sent calendar date, refused (400 naming the field) unless it is a real date. */
+function checkedBeijingMidnight(date: string, field: string): Date {
   const match = DATE.exec(date);
-  const at = new Date(`${date}T00:00:00+08:00`);
+  const at = beijingMidnight(date);
   // Date rolls 2024-02-30 over to March; a real calendar date survives the round trip. PostgreSQL has no year 0000.
-  if (!match || match[1] === '0000' || Number.isNaN(at.getTime()) || new Date(at.getTime() + 8 * 3600e3).toISOString().slice(0, 10) !== date) {
+  if (!match || match[1] === '0000' || Number.isNaN(at.getTime()) || beijingDate(at) !== date) {
     throw validationFailed(`${field} 不是有效的日期: ${date}`, { field });
   }
   return at;
@@ -34,7 +35,7 @@ function parseDatetime(text: string, field: string): Date {
   const match = DATETIME.exec(text);
   if (!match) throw validationFailed(`${field} 应为 YYYY-MM-DD 或日期时间 (如 2024-05-01T08:30:00+08:00)`, { field });
   const [, date, time, offset] = match;
-  beijingMidnight(date!, field);
+  checkedBeijingMidnight(date!, field);
   const at = new Date(`${date}T${time}${offset ?? '+08:00'}`);
   if (Number.isNaN(at.getTime())) throw validationFailed(`${field} 不是有效的日期时间: ${text}`, { field });
   return at;
@@ -45,12 +46,12 @@ export function parseTimeRange(start: string | undefined, end: string | undefine
   const startText = start?.trim();
   const endText = end?.trim();
   if (startText) {
-    range.from = startText.length === 10 ? beijingMidnight(startText, 'start_date') : parseDatetime(startText, 'start_date');
+    range.from = startText.length === 10 ? checkedBeijingMidnight(startText, 'start_date') : parseDatetime(startText, 'start_date');
   }
   if (endText) {
     range.to =
       endText.length === 10
-        ? { at: new Date(beijingMidnight(endText, 'end_date').getTime() + 24 * 3600e3), inclusive: false }
+        ? { at: new Date(checkedBeijingMidnight(endText, 'end_date').getTime() + 24 * 3600e3), inclusive: false }
         : { at: parseDatetime(endText, 'end_date'), inclusive: true };
   }
   return range;
