@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
-import { AppError, companyCondition, notFound, scopeAllows, validationFailed, type Queryable, type UseCaseContext } from '@wms/platform';
+import { AppError, can, companyCondition, notFound, scopeAllows, validationFailed, type Queryable, type UseCaseContext } from '@wms/platform';
 import { materials, stockRows, type OutboundRequestRow } from '../../db/schema/index.js';
 import { readRequest, requestsInScope } from '../request-workflow/request-access.js';
 import { priceVisibilityOf } from '../stock/price-visibility.js';
@@ -8,11 +8,23 @@ import { toStockRowView } from '../stock/stock-mapper.js';
 import { flattenJoined, selectStockRows } from '../stock/stock-rows.js';
 import { addBackFor, withAddBack } from './add-back.js';
 import { lookUpScan } from './scan-statement.js';
+import { visibleRequests } from './request-access.js';
 import { outboundFlow } from './request-flow.js';
 import type { AlternativesQuery, BomMatchBody, ScannedRowView, ScanQuery } from './schemas.js';
 
+/** outbound_create:operation: the executors, who scan and execute any request of their company by its id. */
+const EXECUTE = 'outbound_create:operation';
+
+/**
+ * The request whose reservation the alternatives add back: one the caller may use. Executors use any
+ * request of their company scope (they execute it, as the scan and POST /outbound do); everybody else
+ * only a request they may see (contract §4 "outbound_approval, or own"), so nobody reads the reservations
+ * of a request hidden from them. Anything else is 404, as its detail is.
+ */
 async function requestOf(q: Queryable, ctx: UseCaseContext, id: number | undefined): Promise<OutboundRequestRow | null> {
-  return id === undefined ? null : readRequest(q, outboundFlow, id, requestsInScope(ctx, outboundFlow));
+  if (id === undefined) return null;
+  const usable = can(ctx.actor, EXECUTE) ? requestsInScope(ctx, outboundFlow) : visibleRequests(ctx);
+  return readRequest(q, outboundFlow, id, usable);
 }
 
 /**
