@@ -42,6 +42,27 @@ describe('tracking audit log', () => {
     expect(entries.items.every((entry: { username: string }) => entry.username === 'warehouse_zhang')).toBe(true);
   });
 
+  it('filters by the general list keyword (contract §8): target id or name, or the actor’s account or name', async () => {
+    const writer = await t.user('SUPER_ADMIN', { name: '审计关键字人' });
+    const product = await createProduct(t, { model: '关键字样机' }, writer.token);
+    const search = async (keyword: string) =>
+      (await t.request('GET', `/api/v1/audit?limit=200&keyword=${encodeURIComponent(keyword)}`, { token: t.adminToken })).json() as {
+        total: number;
+        items: Array<{ target_id: string; username: string; module: string }>;
+      };
+    const byName = await search('审计关键字');
+    expect(byName.total).toBeGreaterThan(0);
+    expect(byName.items.every((entry) => entry.username === writer.username)).toBe(true);
+    expect(byName.items.some((entry) => entry.module === '产品管理' && entry.target_id === String(product.id))).toBe(true);
+    // the account matches the writer's records and the record of the account's own creation (its target name)
+    const byAccount = await search(writer.username.toUpperCase());
+    expect(byAccount.items.filter((entry) => entry.username === writer.username)).toHaveLength(byName.total);
+    expect(byAccount.items.some((entry) => entry.username === 'admin' && entry.module === '用户管理')).toBe(true);
+    const bySerial = await search(product.serial_number.toLowerCase());
+    expect(bySerial.items.some((entry) => entry.target_id === String(product.id))).toBe(true);
+    expect((await search('无此关键字%_')).total).toBe(0);
+  });
+
   it('refuses bad filters with 422', async () => {
     const res = await t.request('GET', '/api/v1/audit?start_date=yesterday', { token: t.adminToken });
     expect(res.statusCode).toBe(422);

@@ -1,7 +1,9 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { beijingIso, beijingMidnight, likePattern, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
-import { auditLogs } from '../../db/schema/index.js';
+import { auditLogs, users } from '../../db/schema/index.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
+
+const targetCondition = (pattern: string) => or(ilike(auditLogs.targetId, pattern), ilike(auditLogs.targetName, pattern));
 
 function conditionsOf(query: AuditQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
@@ -11,9 +13,19 @@ function conditionsOf(query: AuditQuery): SQL | undefined {
     if (actions.length > 0) conditions.push(inArray(auditLogs.action, actions));
   }
   if (query.username) conditions.push(eq(auditLogs.username, query.username));
-  if (query.target_keyword) {
-    const pattern = likePattern(query.target_keyword);
-    conditions.push(or(ilike(auditLogs.targetId, pattern), ilike(auditLogs.targetName, pattern)));
+  const targetKeyword = query.target_keyword?.trim();
+  if (targetKeyword) conditions.push(targetCondition(likePattern(targetKeyword)));
+  // the general list keyword (contract §8): the object (id or stored name) or the person (account or name)
+  const keyword = query.keyword?.trim();
+  if (keyword) {
+    const pattern = likePattern(keyword);
+    conditions.push(
+      or(
+        targetCondition(pattern),
+        ilike(auditLogs.username, pattern),
+        sql`${auditLogs.username} in (select ${users.username} from ${users} where ${users.name} ilike ${pattern})`,
+      ),
+    );
   }
   // A bare date is a Beijing day; the end date includes its whole day.
   if (query.start_date) conditions.push(gte(auditLogs.createdAt, beijingMidnight(query.start_date)));

@@ -7,6 +7,9 @@ export const AuditQuery = Type.Object({
   action: Type.Optional(Type.String({ maxLength: 64, description: 'CREATE, UPDATE, DELETE; comma-separated for several' })),
   username: Type.Optional(Type.String({ maxLength: 64 })),
   target_keyword: Type.Optional(Type.String({ maxLength: 100 })),
+  keyword: Type.Optional(
+    Type.String({ maxLength: 100, description: '通用关键字（契约 §8）：不区分大小写，匹配对象 ID、对象名称、操作人账号或姓名' }),
+  ),
   start_date: Type.Optional(DateString),
   end_date: Type.Optional(DateString),
 });
