@@ -91,6 +91,23 @@ describe('products', () => {
       expect(product).toMatchObject({ status: '售后中', lifecycle_phase: 'AFTER_SALES', current_stage: '检验', group_id: group.id });
     });
 
+    it('registers a unit that is already finished as 待仓库收货 with its completion time; other start states are refused', async () => {
+      const finished = await createProduct(t, { model: 'TX-300', status: '待仓库收货' });
+      expect(finished).toMatchObject({ status: '待仓库收货', lifecycle_phase: 'PRODUCTION' });
+      expect(new Date(finished.completed_at).getTime()).toBeGreaterThan(0);
+      expect(await createProduct(t, { model: 'TX-301', status: '售后中' })).toMatchObject({ status: '售后中', lifecycle_phase: 'AFTER_SALES', completed_at: null });
+
+      const before = await productCount();
+      const intoAfterSales = await t.request('POST', '/api/v1/products', { token: t.adminToken, body: { model: 'X', lifecycle_phase: 'PRODUCTION', status: '售后中' } });
+      expect(intoAfterSales.statusCode).toBe(400);
+      expect(intoAfterSales.json()).toMatchObject({ code: 'STATUS_NOT_ALLOWED', msg: expect.stringContaining('售后中') });
+      // 已入库 / 已出库 come only from the warehouse's notifications
+      const stocked = await t.request('POST', '/api/v1/products', { token: t.adminToken, body: { model: 'X', status: '已入库' } });
+      expect(stocked.statusCode).toBe(422);
+      expect(stocked.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'status' });
+      expect(await productCount()).toBe(before);
+    });
+
     it('takes the model from a known material when only base_id is sent', async () => {
       const material = await t.request('POST', '/api/v1/materials', { token: t.adminToken, body: { name: '整机 A1', category: 'ALPHA/成品', base_id: 501 } });
       expect(material.statusCode).toBe(201);

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { likePattern, notFound, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
+import { likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { products } from '../../db/schema/index.js';
 import type { TrackingContext } from '../identity/data-scope.js';
 import { toProductView } from './product-mapper.js';
@@ -19,6 +19,8 @@ function productWhere(scopeCondition: SQL | undefined, query: ProductListQuery):
   if (query.current_stage) conditions.push(eq(products.currentStage, query.current_stage));
   if (query.group_id) conditions.push(eq(products.groupId, query.group_id));
   if (query.base_id) conditions.push(eq(products.baseId, query.base_id));
+  // contract §8: start_date / end_date of a list; a bare date is a Beijing day, the end day whole
+  conditions.push(timeRangeCondition(products.createdAt, query.start_date, query.end_date));
   return and(...conditions);
 }
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { AppError, notFound, requirePatchedField, validationFailed, type Tx } from '@wms/platform';
-import { businessGroups, materials, products, type ProductRow } from '../../db/schema/index.js';
+import { businessGroups, materials, products, type LifecyclePhase, type ProductRow, type ProductStatus } from '../../db/schema/index.js';
 import type { TrackingContext } from '../identity/data-scope.js';
 import { toProductView } from './product-mapper.js';
 import { assertOperable } from './product-scope.js';
@@ -25,9 +25,21 @@ async function modelOf(tx: Tx, input: CreateProductBody): Promise<string> {
   throw validationFailed('缺少必填字段 model（或已登记物料的 base_id）', { field: 'model' });
 }
 
+/**
+ * A new product starts in its phase's status; a sent status is reached from there by an allowed manual move
+ * (a unit registered when already finished: 生产中 → 待仓库收货, with its completion time), else 400.
+ */
+function initialStateOf(phase: LifecyclePhase, sent: ProductStatus | undefined, now: Date): { status: ProductStatus; completedAt: Date | null } {
+  const start = initialStatusOf(phase);
+  if (sent === undefined || sent === start) return { status: start, completedAt: null };
+  assertManualMove(start, sent);
+  return { status: sent, completedAt: effectsOfMove(start, sent, now).completedAt ?? null };
+}
+
 /** Creates a product under a generated serial number, in a phase the caller may operate. */
 export async function createProduct(ctx: TrackingContext, input: CreateProductBody, draw: SerialDraw) {
-  const phase = input.lifecycle_phase ?? 'PRODUCTION';
+  const phase = input.lifecycle_phase ?? (input.status === '售后中' ? 'AFTER_SALES' : 'PRODUCTION');
+  const { status, completedAt } = initialStateOf(phase, input.status, ctx.now);
   assertOperable(await ctx.dataScope(), phase);
   const row = await ctx.transaction(async (tx) => {
     const model = await modelOf(tx, input);
@@ -37,7 +49,8 @@ export async function createProduct(ctx: TrackingContext, input: CreateProductBo
       {
         model,
         baseId: input.base_id ?? null,
-        status: initialStatusOf(phase),
+        status,
+        completedAt,
         lifecyclePhase: phase,
         currentStage: input.current_stage ?? '装配',
         groupId: input.group_id ?? null,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 import { LIFECYCLE_PHASES, PRODUCT_STAGES, PRODUCT_STATUSES } from '../../db/schema/index.js';
 
 const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
@@ -32,10 +32,15 @@ export const CreateProductBody = Type.Object(
     model: Type.Optional(Model),
     base_id: Type.Optional(Type.Union([Id, Type.Null()], { description: '库存物料 id；已知物料时可省略 model' })),
     lifecycle_phase: Type.Optional(LifecyclePhaseSchema),
+    status: Type.Optional(
+      Type.Union([Type.Literal('生产中'), Type.Literal('待仓库收货'), Type.Literal('售后中')], {
+        description: '初始状态，默认按阶段（生产 生产中，售后 售后中）；待仓库收货 = 已完工待入库（记完工时间）；售后中 意味着售后阶段',
+      }),
+    ),
     current_stage: Type.Optional(ProductStageSchema),
     group_id: Type.Optional(Type.Union([Id, Type.Null()])),
   },
-  { description: '序列号由服务生成；生产阶段的新产品状态为 生产中，售后阶段为 售后中' },
+  { description: '序列号由服务生成；生产阶段的新产品状态为 生产中，售后阶段为 售后中，除非 status 另行指定' },
 );
 export type CreateProductBody = Static<typeof CreateProductBody>;
 
@@ -60,6 +65,7 @@ export const ProductListQuery = Type.Object({
   current_stage: Type.Optional(ProductStageSchema),
   group_id: Type.Optional(Id),
   base_id: Type.Optional(Id),
+  ...timeRangeQuery('创建时间'),
 });
 export type ProductListQuery = Static<typeof ProductListQuery>;
 

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { notFound, pageOf, pagingOf, type Tx, type UseCaseContext } from '@wms/platform';
+import { notFound, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext } from '@wms/platform';
 import { reminders, type ReminderRow } from '../../db/schema/index.js';
 import type { ReminderListQuery, ReminderView } from './schemas.js';
 
@@ -22,8 +22,11 @@ export async function remindUser(tx: Tx, reminder: { userId: number; taskId: num
 /** The caller's own reminders, newest first, with the count of unread ones. Not scope-filtered (spec 4.3). */
 export async function listMyReminders(ctx: UseCaseContext, query: ReminderListQuery) {
   const paging = pagingOf(query);
-  const mine = eq(reminders.userId, ctx.actor.id);
-  const where = query.unread ? and(mine, isNull(reminders.readAt)) : mine;
+  const where = and(
+    eq(reminders.userId, ctx.actor.id),
+    query.unread ? isNull(reminders.readAt) : undefined,
+    timeRangeCondition(reminders.createdAt, query.start_date, query.end_date),
+  );
   return ctx.read(async (q) => {
     const rows = await q.select().from(reminders).where(where).orderBy(desc(reminders.id)).limit(paging.limit).offset(paging.offset);
     const [totals] = await q

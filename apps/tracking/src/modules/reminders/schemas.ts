@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 
 export const ReminderView = Type.Object({
   id: Type.Integer(),
@@ -14,6 +14,7 @@ export type ReminderView = Static<typeof ReminderView>;
 export const ReminderListQuery = Type.Object({
   ...PageQuery,
   unread: Type.Optional(Type.Boolean({ description: 'true: 只看未读' })),
+  ...timeRangeQuery('提醒时间'),
 });
 export type ReminderListQuery = Static<typeof ReminderListQuery>;
 

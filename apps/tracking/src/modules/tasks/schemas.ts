@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateString, PageQuery } from '@wms/platform';
+import { DateString, PageQuery, timeRangeQuery } from '@wms/platform';
 import { TASK_STATUSES, TASK_TYPES } from '../../db/schema/index.js';
 import { LifecyclePhaseSchema, ProductStageSchema } from '../products/schemas.js';
 
@@ -68,6 +68,7 @@ export const TaskListQuery = Type.Object({
   stage: Type.Optional(ProductStageSchema),
   assignee_id: Type.Optional(Id),
   lifecycle_phase: Type.Optional(LifecyclePhaseSchema),
+  ...timeRangeQuery('创建时间'),
 });
 export type TaskListQuery = Static<typeof TaskListQuery>;
 
@@ -90,5 +91,5 @@ export const CreateTaskLogBody = Type.Object({
 });
 export type CreateTaskLogBody = Static<typeof CreateTaskLogBody>;
 
-export const TaskLogListQuery = Type.Object({ ...PageQuery });
+export const TaskLogListQuery = Type.Object({ ...PageQuery, ...timeRangeQuery('记录时间') });
 export type TaskLogListQuery = Static<typeof TaskLogListQuery>;

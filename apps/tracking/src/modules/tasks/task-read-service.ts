@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { likePattern, pageOf, pagingOf } from '@wms/platform';
+import { likePattern, pageOf, pagingOf, timeRangeCondition } from '@wms/platform';
 import { products, taskLogs, tasks, users } from '../../db/schema/index.js';
 import type { TrackingContext } from '../identity/data-scope.js';
 import { productScopeCondition } from '../products/product-scope.js';
@@ -24,6 +24,8 @@ function taskWhere(scopeCondition: SQL | undefined, query: TaskListQuery): SQL |
   if (query.stage) conditions.push(eq(tasks.stage, query.stage));
   if (query.assignee_id) conditions.push(eq(tasks.assigneeId, query.assignee_id));
   if (query.lifecycle_phase) conditions.push(eq(products.lifecyclePhase, query.lifecycle_phase));
+  // contract §8: start_date / end_date of a list; a bare date is a Beijing day, the end day whole
+  conditions.push(timeRangeCondition(tasks.createdAt, query.start_date, query.end_date));
   return and(...conditions);
 }
 
@@ -50,9 +52,9 @@ export async function getTask(ctx: TrackingContext, id: number) {
 export async function listTaskLogs(ctx: TrackingContext, taskId: number, query: TaskLogListQuery) {
   const paging = pagingOf(query);
   const scope = await ctx.dataScope();
+  const where = and(eq(taskLogs.taskId, taskId), timeRangeCondition(taskLogs.createdAt, query.start_date, query.end_date));
   return ctx.read(async (q) => {
     await assertTaskVisible(q, scope, taskId);
-    const where = eq(taskLogs.taskId, taskId);
     const rows = await q
       .select({ log: taskLogs, userName: users.name })
       .from(taskLogs)
