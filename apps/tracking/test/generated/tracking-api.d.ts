@@ -1666,6 +1666,10 @@ export interface operations {
                 current_stage?: "装配" | "调试" | "老化" | "检验" | "包装";
                 group_id?: number;
                 base_id?: number;
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -1800,7 +1804,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description 序列号由服务生成；生产阶段的新产品状态为 生产中，售后阶段为 售后中 */
+        /** @description 序列号由服务生成；生产阶段的新产品状态为 生产中，售后阶段为 售后中，除非 status 另行指定 */
         requestBody: {
             content: {
                 "application/json": {
@@ -1812,6 +1816,8 @@ export interface operations {
                      * @enum {unknown}
                      */
                     lifecycle_phase?: "PRODUCTION" | "AFTER_SALES";
+                    /** @description 初始状态，默认按阶段（生产 生产中，售后 售后中）；待仓库收货 = 已完工待入库（记完工时间）；售后中 意味着售后阶段 */
+                    status?: "生产中" | "待仓库收货" | "售后中";
                     /** @enum {unknown} */
                     current_stage?: "装配" | "调试" | "老化" | "检验" | "包装";
                     group_id?: number | null;
@@ -2630,6 +2636,10 @@ export interface operations {
                 assignee_id?: number;
                 /** @description PRODUCTION 生产, AFTER_SALES 售后 */
                 lifecycle_phase?: "PRODUCTION" | "AFTER_SALES";
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -3174,6 +3184,10 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
+                /** @description 记录时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 记录时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path: {
@@ -3430,6 +3444,10 @@ export interface operations {
                 pageSize?: number;
                 /** @description true: 只看未读 */
                 unread?: boolean;
+                /** @description 提醒时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 提醒时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -8098,6 +8116,8 @@ export interface operations {
                 action?: string;
                 username?: string;
                 target_keyword?: string;
+                /** @description 通用关键字（契约 §8）：不区分大小写，匹配对象 ID、对象名称、操作人账号或姓名 */
+                keyword?: string;
                 /** @description YYYY-MM-DD */
                 start_date?: string;
                 /** @description YYYY-MM-DD */
