@@ -404,7 +404,8 @@ describe('GET /audit/modules and /audit/labels', () => {
     expect(labels.idReferences['系统管理'].parent_id).toBe('menu');
     expect(labels.idReferences['BOM管理'].parent_id).toBe('material');
     expect(labels.snapshotViews.map((view: { key: string }) => view.key)).toEqual(['created', 'deleted_snapshot', 'payload']);
-    expect(labels.hiddenFields).toEqual({ fields: ['id', 'created_at', 'updated_at', 'target_id', 'module_name'], suffixes: ['embedding'] });
+    expect(labels.hiddenFields).toEqual(['id', 'created_at', 'updated_at', 'target_id', 'module_name']);
+    expect(labels.hiddenFieldSuffixes).toEqual(['embedding']);
     expect(labels.moduleDisplay).toMatchObject({ 入库管理: '入库管理', 库存管理: '库存管理', image_embeddings: '物料图片特征', purchase_request: '采购申请', sys_element: '系统菜单' });
     expect(labels.fieldLabels.warehouse_location).toBe('库位');
     expect((await get('/labels')).statusCode).toBe(401);
