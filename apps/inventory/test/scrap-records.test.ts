@@ -244,7 +244,6 @@ describe('POST /internal/scrap/production', () => {
       { track_ref: '', outbound_id: line.id, quantity: 1, reason: 'x' },
       { track_ref: '   ', outbound_id: line.id, quantity: 1, reason: 'x' },
       { track_ref: 'T-ZERO', outbound_id: line.id, quantity: 0, reason: 'x' },
-      { track_ref: 'T-REASON', outbound_id: line.id, quantity: 1 },
       { track_ref: 'T-BLANK', outbound_id: line.id, quantity: 1, reason: '   ' },
     ]) {
       const response = await produce(body);
@@ -256,6 +255,15 @@ describe('POST /internal/scrap/production', () => {
     expect(tooMany.json().code).toBe('QUANTITY_EXCEEDS');
     expect((await produce({ track_ref: 'T-NONE', outbound_id: 99999999, quantity: 1, reason: 'x' })).statusCode).toBe(404);
     expect({ ...(await scrapCounts(t)), ...(await returnTableCounts(t)) }).toEqual(before);
+  });
+
+  it('takes a report without a reason (only track_ref is required, spec 4.4): the reason reads 生产报废', async () => {
+    const { rows } = await materialWithStock(t, 'ALPHA', [5]);
+    const line = await shipFromRow(w, rows[0]!, 2);
+    const response = await produce({ track_ref: `TR-NOREASON-${Date.now()}`, outbound_id: line.id, quantity: 1 });
+    const result = await ok<{ return: Record<string, unknown>; scrap_request: ScrapRequestJson }>(response, 201);
+    expect(result.return).toMatchObject({ reason: '生产报废', return_type: 'defective' });
+    expect(result.scrap_request).toMatchObject({ reason: '生产报废', reason_category: '生产报废' });
   });
 
   it('holds the idempotency lock like every request submission (contract §8): a repeat while one runs is 409 LOCK_HELD and writes nothing', async () => {

@@ -8,6 +8,9 @@ import { createScrapRequest } from './create-request.js';
 import { toScrapRequestViewOf } from './request-views.js';
 import type { ProductionScrapBody, ProductionScrapResult } from './schemas.js';
 
+/** The reason category of every production scrap, and the reason of one reported without a reason. */
+const PRODUCTION_SCRAP = '生产报废';
+
 /** The machine actor of the internal interface (contract §8): audited as `system`, no user id, no grants. */
 function systemActorOf(company: string): Actor {
   return { id: 0, username: 'system', name: '系统', role: 'SYSTEM', company, grants: new Set() };
@@ -40,11 +43,12 @@ export async function submitProductionScrap(database: Database, requestUrl: stri
     if (taken) throw new AppError('DUPLICATE', `追踪号 ${trackRef} 已提交过报废（报废申请 ${taken.id}）`, { field: 'track_ref', request_id: taken.id });
 
     const quantity = toDecimalString(input.quantity);
+    const reason = input.reason ?? PRODUCTION_SCRAP;
     const { returned, ledgerEntry } = await takeReturnFromOutbound(tx, ctx, {
       outbound_id: input.outbound_id,
       return_type: 'defective' as never, // ReturnTypeSchema is typed never (a union built from an array)
       quantity: input.quantity,
-      reason: input.reason,
+      reason,
       need_reissue: false,
     });
     const entry = ledgerEntry!;
@@ -52,8 +56,8 @@ export async function submitProductionScrap(database: Database, requestUrl: stri
       applicantId,
       companyName: entry.companyName,
       mode: 'auto',
-      reason: input.reason,
-      reasonCategory: '生产报废',
+      reason,
+      reasonCategory: PRODUCTION_SCRAP,
       lines: [{ source_table: 'trans_defective_goods', stock_id: entry.id, base_id: entry.baseId, quantity, location: '', reserved: false }],
       approverIds: undefined,
       trackRef,

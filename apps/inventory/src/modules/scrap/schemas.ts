@@ -65,7 +65,8 @@ export const ProductionScrapBody = Type.Object({
   track_ref: Type.String({ minLength: 1, maxLength: 128, pattern: '\\S', description: '生产系统的追踪号，必填且唯一' }),
   outbound_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: '原出库记录 (trans_outbound 明细行) id' }),
   quantity: PositiveQuantity,
-  reason: Reason,
+  /** Only track_ref is named required (spec 4.4); the production system may leave the reason to its category. */
+  reason: Type.Optional({ ...Reason, description: '报废原因；不填为 生产报废（填写时不能为空白）' }),
 });
 export type ProductionScrapBody = Static<typeof ProductionScrapBody>;
 
