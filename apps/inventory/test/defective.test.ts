@@ -62,7 +62,7 @@ describe('GET /stock/defective (ledger)', () => {
     const alpha = await heldEntry(4, 1);
     const beta = await heldEntry(4, 1, { company: 'BETA' });
     const betaList = (await t.request('GET', '/api/v1/stock/defective?limit=200', { token: w.betaMgr.token })).json();
-    expect(betaList.items.map((entry: LedgerJson) => entry.company_name)).toEqual(betaList.items.map(() => 'BETA'));
+    expect(betaList.items.map((entry: LedgerJson) => [entry.company_name, entry.company])).toEqual(betaList.items.map(() => ['BETA', 'BETA']));
     expect(betaList.items.map((entry: LedgerJson) => entry.id)).toContain(beta.entry.id);
     const alphaAsking = (await t.request('GET', '/api/v1/stock/defective?company=BETA&limit=200', { token: w.mgr.token })).json();
     expect(alphaAsking.items.map((entry: LedgerJson) => entry.id)).toContain(alpha.entry.id);

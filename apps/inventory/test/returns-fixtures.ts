@@ -86,6 +86,7 @@ export interface LedgerJson {
   remaining_qty: number;
   status: string;
   company_name: string;
+  company: string;
   [field: string]: unknown;
 }
 

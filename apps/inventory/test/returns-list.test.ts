@@ -132,7 +132,7 @@ describe('GET /outbound/returns', () => {
 
     const found = (await list(w.mgr.token, `?keyword=${encodeURIComponent(material.name)}`)).json();
     expect(found.items).toEqual([made]);
-    expect(found.items[0]).toMatchObject({ company_name: 'ALPHA', material_name: material.name, sku: rows[0]!.sku });
+    expect(found.items[0]).toMatchObject({ company_name: 'ALPHA', company: 'ALPHA', material_name: material.name, sku: rows[0]!.sku });
     expect((await list(w.betaMgr.token, `?keyword=${encodeURIComponent(material.name)}`)).json().total).toBe(0);
   });
 

@@ -17,6 +17,7 @@ export function toLedgerEntryView(row: DefectiveGoodsRow): LedgerEntryView {
     remaining_qty: toQuantityOrZero(row.remainingQty),
     status: row.status,
     company_name: row.companyName,
+    company: row.companyName,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

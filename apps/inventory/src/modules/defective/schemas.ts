@@ -20,6 +20,7 @@ export const LedgerEntryView = Type.Object({
   remaining_qty: Type.Number({ description: '仍在暂存的数量' }),
   status: Type.String(),
   company_name: Type.String(),
+  company: Type.String({ description: '同 company_name（规格 2.7 的字段名）' }),
   created_at: Type.String(),
   updated_at: Type.String(),
 });

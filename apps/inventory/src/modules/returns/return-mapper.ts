@@ -18,6 +18,7 @@ export function toReturnView(row: TransReturnRow): ReturnView {
     operator: row.operator,
     operator_id: row.operatorId,
     company_name: row.companyName,
+    company: row.companyName,
     stock_id: row.stockId,
     source_table: row.sourceTable,
     base_id: row.baseId,

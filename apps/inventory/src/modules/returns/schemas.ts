@@ -34,6 +34,7 @@ export const ReturnView = Type.Object({
   operator: Type.String({ description: '经办人用户名' }),
   operator_id: Nullable(Type.Integer()),
   company_name: Type.String({ description: '退货时的公司快照' }),
+  company: Type.String({ description: '同 company_name（规格 4.1 退货列表的字段名）' }),
   stock_id: Type.Integer(),
   source_table: Type.String(),
   base_id: Type.Integer(),
