@@ -92,7 +92,9 @@ describe('products', () => {
     });
 
     it('registers a unit that is already finished as 待仓库收货 with its completion time; other start states are refused', async () => {
-      const finished = await createProduct(t, { model: 'TX-300', status: '待仓库收货' });
+      const res = await t.request('POST', '/api/v1/products', { token: t.adminToken, body: { model: 'TX-300', status: '待仓库收货' } });
+      expect(res.statusCode).toBe(201);
+      const finished = res.json();
       expect(finished).toMatchObject({ status: '待仓库收货', lifecycle_phase: 'PRODUCTION' });
       expect(new Date(finished.completed_at).getTime()).toBeGreaterThan(0);
       expect(await createProduct(t, { model: 'TX-301', status: '售后中' })).toMatchObject({ status: '售后中', lifecycle_phase: 'AFTER_SALES', completed_at: null });
