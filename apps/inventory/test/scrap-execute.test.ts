@@ -319,6 +319,18 @@ describe('GET /scrap/scan', () => {
     expect((await t.request('GET', scrapApi(`/scan?barcode=${beta.rows[0]!.sku}`), { token: w.sales.token })).statusCode).toBe(403);
     expect((await t.request('GET', scrapApi('/scan'), { token: w.mgr.token })).statusCode).toBe(400);
   });
+
+  it("a cross-domain caller scanning for a request gets 403 OTHER_COMPANY for a barcode of another company than the request's", async () => {
+    const alpha = await materialWithStock(t, 'ALPHA', [3]);
+    const beta = await materialWithStock(t, 'BETA', [3]);
+    const request = await stockScrapOk(w, alpha.rows[0]!, 1);
+    const foreign = await t.request('GET', scrapApi(`/scan?barcode=${beta.rows[0]!.sku}&request_id=${request.id}`), { token: t.adminToken });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toMatchObject({ code: 'OTHER_COMPANY', company: 'BETA' });
+    const own = await t.request('GET', scrapApi(`/scan?barcode=${alpha.rows[0]!.sku}&request_id=${request.id}`), { token: t.adminToken });
+    expect(own.statusCode).toBe(200);
+    expect((await t.request('GET', scrapApi(`/scan?barcode=${beta.rows[0]!.sku}`), { token: t.adminToken })).statusCode).toBe(200);
+  });
 });
 
 describe('low-stock alert after a scrap', () => {

@@ -3766,10 +3766,10 @@ export interface operations {
                             key: string;
                             title: string;
                         }[];
-                        hiddenFields: {
-                            fields: string[];
-                            suffixes: string[];
-                        };
+                        /** @description 不展示的技术字段 */
+                        hiddenFields: string[];
+                        /** @description 字段名以这些结尾的也不展示（如 embedding） */
+                        hiddenFieldSuffixes: string[];
                         moduleDisplay: {
                             [key: string]: string;
                         };
@@ -13144,6 +13144,8 @@ export interface operations {
                             operator_id: number | null;
                             /** @description 退货时的公司快照 */
                             company_name: string;
+                            /** @description 同 company_name（规格 4.1 退货列表的字段名） */
+                            company: string;
                             stock_id: number;
                             source_table: string;
                             base_id: number;
@@ -13171,6 +13173,8 @@ export interface operations {
                             remaining_qty: number;
                             status: string;
                             company_name: string;
+                            /** @description 同 company_name（规格 2.7 的字段名） */
+                            company: string;
                             created_at: string;
                             updated_at: string;
                         } | null;
@@ -13339,6 +13343,8 @@ export interface operations {
                             operator_id: number | null;
                             /** @description 退货时的公司快照 */
                             company_name: string;
+                            /** @description 同 company_name（规格 4.1 退货列表的字段名） */
+                            company: string;
                             stock_id: number;
                             source_table: string;
                             base_id: number;
@@ -13366,6 +13372,8 @@ export interface operations {
                             remaining_qty: number;
                             status: string;
                             company_name: string;
+                            /** @description 同 company_name（规格 2.7 的字段名） */
+                            company: string;
                             created_at: string;
                             updated_at: string;
                         } | null;
@@ -13532,6 +13540,8 @@ export interface operations {
                             operator_id: number | null;
                             /** @description 退货时的公司快照 */
                             company_name: string;
+                            /** @description 同 company_name（规格 4.1 退货列表的字段名） */
+                            company: string;
                             stock_id: number;
                             source_table: string;
                             base_id: number;
@@ -13669,6 +13679,8 @@ export interface operations {
                             remaining_qty: number;
                             status: string;
                             company_name: string;
+                            /** @description 同 company_name（规格 2.7 的字段名） */
+                            company: string;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -13799,6 +13811,8 @@ export interface operations {
                             remaining_qty: number;
                             status: string;
                             company_name: string;
+                            /** @description 同 company_name（规格 2.7 的字段名） */
+                            company: string;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -13920,6 +13934,8 @@ export interface operations {
                         remaining_qty: number;
                         status: string;
                         company_name: string;
+                        /** @description 同 company_name（规格 2.7 的字段名） */
+                        company: string;
                         created_at: string;
                         updated_at: string;
                     };
@@ -14037,6 +14053,8 @@ export interface operations {
                         remaining_qty: number;
                         status: string;
                         company_name: string;
+                        /** @description 同 company_name（规格 2.7 的字段名） */
+                        company: string;
                         created_at: string;
                         updated_at: string;
                     };
@@ -22146,8 +22164,8 @@ export interface operations {
                     /** @description 原出库记录 (trans_outbound 明细行) id */
                     outbound_id: number;
                     quantity: number;
-                    /** @description 报废原因（不能为空白） */
-                    reason: string;
+                    /** @description 报废原因；不填为 生产报废（填写时不能为空白） */
+                    reason?: string;
                 };
             };
         };
@@ -22174,6 +22192,8 @@ export interface operations {
                             operator_id: number | null;
                             /** @description 退货时的公司快照 */
                             company_name: string;
+                            /** @description 同 company_name（规格 4.1 退货列表的字段名） */
+                            company: string;
                             stock_id: number;
                             source_table: string;
                             base_id: number;
@@ -22201,6 +22221,8 @@ export interface operations {
                             remaining_qty: number;
                             status: string;
                             company_name: string;
+                            /** @description 同 company_name（规格 2.7 的字段名） */
+                            company: string;
                             created_at: string;
                             updated_at: string;
                         };

@@ -30,7 +30,8 @@ export async function scanForScrap(ctx: UseCaseContext, query: ScrapScanQuery): 
     const candidates = await candidatesOf(q, barcode);
     if (candidates.length === 0) throw new AppError('NOT_FOUND', `条码 ${barcode} 不存在`, { barcode });
     const scope = ctx.scope();
-    const visible = candidates.filter((candidate) => scopeAllows(scope, candidate.company_name));
+    // a request's barcode is one of the request's company, also for a cross-domain caller (as the outbound scan)
+    const visible = candidates.filter((candidate) => scopeAllows(scope, candidate.company_name) && (!request || candidate.company_name === request.companyName));
     if (visible.length === 0) {
       const company = candidates[0]!.company_name;
       throw new AppError('OTHER_COMPANY', `条码 ${barcode} 属于其他公司（${company}）`, { company, barcode });

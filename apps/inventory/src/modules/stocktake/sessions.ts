@@ -30,7 +30,9 @@ export async function readSessionUnlessForeign(q: Queryable, scope: CompanyScope
  * COMPANY_REQUIRED only when several have one (which is "the" one is then theirs to say).
  */
 export async function companyOfActiveSession(q: Queryable, actor: Actor, requested: string | undefined): Promise<string | null> {
-  if (!isCrossDomain(actor) || requested?.trim()) return companyForRead(actor, requested);
+  // a caller whose token carries no company has no session (spec 2.1: the filter matches nothing)
+  if (!isCrossDomain(actor)) return actor.company ?? null;
+  if (requested?.trim()) return companyForRead(actor, requested);
   // one active session per company (the partial unique index), so two rows are two companies
   const active = await q
     .select({ company: stocktakeSessions.companyName })
