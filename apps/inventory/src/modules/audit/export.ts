@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { SQL } from 'drizzle-orm';
-import { beijingIso, type SheetColumn, sheetOf, type SheetSpec, SpooledSheet, streamWorkbook, type UseCaseContext } from '@wms/platform';
+import { type SheetColumn, sheetOf, type SheetSpec, SpooledSheet, streamWorkbook, type UseCaseContext } from '@wms/platform';
 import { ACTION_LABELS, AUDIT_ACTIONS } from './actions.js';
 import { auditFilterOf, describeFilter } from './filters.js';
 import { fieldLabel, isHiddenField } from './labels.js';
@@ -89,8 +89,8 @@ export function truncationNote(plan: ExportPlan, cap: number): string {
 }
 
 /** The 汇总 sheet: the effective filters, the counts and the truncation note. */
-function summarySheet(rows: Array<[string, string | number]>): SheetSpec<never> {
-  return sheetOf<[string, string | number]>({
+function summarySheet(rows: Array<[string, string | number | Date]>): SheetSpec<never> {
+  return sheetOf<[string, string | number | Date]>({
     name: '汇总',
     columns: [
       { header: '项目', type: 'text', value: (row) => row[0] },
@@ -119,8 +119,8 @@ export async function exportAuditLogs(
 ): Promise<{ fileName: string; stream: Readable }> {
   const filter = auditFilterOf(ctx, query);
   const plan = await planExport(ctx, filter.where, cap);
-  const summary: Array<[string, string | number]> = [
-    ['导出时间', beijingIso(ctx.now).slice(0, 19).replace('T', ' ')],
+  const summary: Array<[string, string | number | Date]> = [
+    ['导出时间', ctx.now], // a date cell in Beijing time, like every time of the file
     ['导出人', ctx.actor.username],
     ...describeFilter(filter),
     ['匹配记录数', plan.total],

@@ -62,6 +62,13 @@ interface PlannedBom {
 async function planBoms(ctx: UseCaseContext, q: Queryable, sheet: ImportSheet, mode: ImportMode): Promise<ImportPlan> {
   const { positions, unknown } = mapColumns(sheet.header, COLUMNS);
   if (!positions.has('quantity')) throw validationFailed('表头中没有「用量」列，请使用 BOM 导入模板', { field: 'file' });
+  // without a way to name the parent or the child no row could ever be imported: the header is wrong, not the rows
+  if (!positions.has('parent_id') && !positions.has('parent_name')) {
+    throw validationFailed('表头中没有「父件物料ID」或「父件名称」列，请使用 BOM 导入模板', { field: 'file' });
+  }
+  if (!positions.has('child_id') && !positions.has('child_name')) {
+    throw validationFailed('表头中没有「子件物料ID」或「子件名称」列，请使用 BOM 导入模板', { field: 'file' });
+  }
   const mayWriteRemark = 'remark' in dropUnwritableRemark(ctx.actor, { parent_id: 1, remark: 'x' });
   const ignoredColumns = [...unknown];
   if (!mayWriteRemark && positions.has('bom_remark')) {

@@ -74,6 +74,12 @@ export const materialImport: ImportKind = {
 async function planMaterials(ctx: UseCaseContext, q: Queryable, sheet: ImportSheet, mode: ImportMode): Promise<ImportPlan> {
   const { positions, unknown } = mapColumns(sheet.header, COLUMNS);
   if (!positions.has('name') && !positions.has('base_id')) throw validationFailed('表头中没有「名称」或「物料ID」列，请使用物料导入模板', { field: 'file' });
+  // create mode only creates, and a material needs its name and category: without either column no row could be imported
+  if (mode === 'create') {
+    for (const required of ['name', 'category'] as const) {
+      if (!positions.has(required)) throw validationFailed(`新建模式的表头中没有「${LABEL.get(required)}」列，请使用物料导入模板`, { field: 'file' });
+    }
+  }
   const writable = writableFields(ctx, [...positions.keys()]);
   const ignoredColumns = [...unknown, ...[...positions.keys()].filter((field) => !writable.has(field)).map((field) => sheet.header[positions.get(field)!]!)];
   const parsed = sheet.rows.map((sheetRow): ParsedRow => {
