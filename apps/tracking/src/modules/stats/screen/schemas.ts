@@ -50,7 +50,7 @@ export const TodayView = Type.Object({
   hours: Type.Number(),
   active_people: Type.Integer({ description: '今天记录过日志的人数' }),
   by_hour: Type.Array(Type.Object({ hour: Type.Integer({ minimum: 0, maximum: 23 }), logs: Type.Integer(), tasks_done: Type.Integer() }), {
-    description: '0–23 时（北京时间），共 24 项',
+    description: '0–23 时（北京时间），共 24 项：logs 按日志时间，tasks_done 按任务完成时间；各列之和等于当天的 logs 与 tasks_done',
   }),
 });
 

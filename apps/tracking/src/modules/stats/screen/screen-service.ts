@@ -107,14 +107,22 @@ export async function screenToday(ctx: TrackingContext) {
       .innerJoin(tasks, eq(tasks.id, taskLogs.taskId))
       .innerJoin(products, eq(products.id, tasks.productId))
       .where(logsToday);
+    // logs by the hour they were written, finished tasks by the hour of finished_at: the same rows as
+    // the day's `logs` and `tasks_done`, so each column of by_hour adds up to its total
+    const hourOf = (column: AnyColumn) => sql`extract(hour from ${column} at time zone ${sql.raw(`'${STATS_TIME_ZONE}'`)})::int`;
     const hourly = await queryRows<{ hour: number; logs: number; finished: number }>(
       q,
-      sql`select extract(hour from ${taskLogs.createdAt} at time zone ${sql.raw(`'${STATS_TIME_ZONE}'`)})::int as hour,
-                 count(*)::int as logs,
-                 (count(distinct ${taskLogs.taskId}) filter (where ${taskLogs.action} = 'FINISH'))::int as finished
-            from ${taskLogs} join ${tasks} on ${tasks.id} = ${taskLogs.taskId} join ${products} on ${products.id} = ${tasks.productId}
-           where ${logsToday}
-           group by 1`,
+      sql`select hour, (count(*) filter (where kind = 'log'))::int as logs, (count(*) filter (where kind = 'done'))::int as finished
+            from (
+              select ${hourOf(taskLogs.createdAt)} as hour, 'log' as kind
+                from ${taskLogs} join ${tasks} on ${tasks.id} = ${taskLogs.taskId} join ${products} on ${products.id} = ${tasks.productId}
+               where ${logsToday}
+              union all
+              select ${hourOf(tasks.finishedAt)}, 'done'
+                from ${tasks} join ${products} on ${products.id} = ${tasks.productId}
+               where ${and(where, taskStatusIs('DONE'), between(tasks.finishedAt, day))}
+            ) events
+           group by hour`,
     );
     return {
       date: today,
