@@ -237,3 +237,39 @@ describe('bad uploads are refused with a 4xx and write nothing', () => {
     expect(update.json()).toMatchObject({ imported: 1, counts: { update: 1 } });
   });
 });
+
+describe('what an import reads from a workbook', () => {
+  const preview = async (data: Buffer) => {
+    const { body, headers } = multipartBody({ type: 'material', mode: 'create' }, { filename: 'import.xlsx', data });
+    const response = await t.request('POST', `${API}/import/preview`, { token: w.mgr.token, body, headers });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as { total: number; rows: Array<{ row: number; status: string; message: string }> };
+  };
+
+  it('reads the sheet shown first in Excel, even when its part is not sheet1.xml', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const notes = workbook.addWorksheet('说明'); // sheet1.xml
+    notes.addRow(['这里不是数据']);
+    const data = workbook.addWorksheet('导入'); // sheet2.xml, moved to the front below
+    data.addRow(['名称', '分类']);
+    data.addRow([`首表${unique()}`, 'ALPHA/排序']);
+    data.orderNo = 0;
+    notes.orderNo = 1;
+    const file = Buffer.from(await workbook.xlsx.writeBuffer());
+    expect(strFromU8(unzipSync(new Uint8Array(file))['xl/workbook.xml']!)).toMatch(/<sheet [^>]*name="导入"[^>]*>[\s\S]*<sheet [^>]*name="说明"/);
+    const answer = await preview(file);
+    expect(answer.total).toBe(1);
+    expect(answer.rows[0]).toMatchObject({ row: 2, status: 'success' });
+  });
+
+  it('takes a formula saved without its value as an empty cell, never as the text [object Object]', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('导入');
+    sheet.addRow(['名称', '分类']);
+    sheet.addRow([null, 'ALPHA/公式']);
+    sheet.getCell('A2').value = { formula: 'B2' } as ExcelJS.CellFormulaValue;
+    const answer = await preview(Buffer.from(await workbook.xlsx.writeBuffer()));
+    expect(answer.rows[0]).toMatchObject({ status: 'error', message: expect.stringContaining('名称') });
+    expect(JSON.stringify(answer)).not.toContain('object Object');
+  });
+});

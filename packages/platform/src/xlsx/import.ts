@@ -75,24 +75,43 @@ async function checkedParts(file: Buffer, maxBytes: number): Promise<Record<stri
     const entries = await listEntries(zip);
     const declared = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
     if (declared > maxBytes) throw tooLarge(maxBytes);
-    const firstSheet = entries
-      .map((entry) => ({ entry, sheet: WORKSHEET.exec(entry.fileName)?.[1] }))
-      .filter((candidate) => candidate.sheet !== undefined)
-      .sort((a, b) => Number(a.sheet) - Number(b.sheet))[0]?.entry;
     const needed = entries.filter((entry) => NEEDED_PARTS.has(entry.fileName));
-    if (!firstSheet || !needed.some((entry) => entry.fileName === 'xl/workbook.xml')) throw notXlsx();
+    if (!needed.some((entry) => entry.fileName === 'xl/workbook.xml')) throw notXlsx();
     const parts: Record<string, Uint8Array> = {};
     let inflated = 0;
-    // worksheets last, so exceljs has the shared strings before the rows
-    for (const entry of [...needed, firstSheet]) {
+    const take = async (entry: Entry) => {
       const data = await inflate(zip, entry, maxBytes - inflated, maxBytes);
       inflated += data.length;
       parts[entry.fileName] = data;
-    }
+    };
+    for (const entry of needed) await take(entry);
+    // the worksheet last, so exceljs has the shared strings before the rows
+    const firstSheet = firstSheetEntry(entries, parts);
+    if (!firstSheet) throw notXlsx();
+    await take(firstSheet);
     return parts;
   } finally {
     zip.close();
   }
+}
+
+/**
+ * The worksheet shown first in Excel: the first <sheet> of xl/workbook.xml, through its relationship (a sheet
+ * moved to the front keeps its part name, so sheet1.xml need not be first); the lowest-numbered part when
+ * the workbook does not say.
+ */
+function firstSheetEntry(entries: Entry[], parts: Record<string, Uint8Array>): Entry | undefined {
+  const text = (name: string) => (parts[name] ? new TextDecoder().decode(parts[name]) : '');
+  const relationId = /<(?:\w+:)?sheet\s[^>]*?\b\w+:id="([^"]+)"/.exec(text('xl/workbook.xml'))?.[1];
+  const relation = [...text('xl/_rels/workbook.xml.rels').matchAll(/<(?:\w+:)?Relationship\s[^>]*>/g)]
+    .map(([element]) => ({ id: /\bId="([^"]+)"/.exec(element)?.[1], target: /\bTarget="([^"]+)"/.exec(element)?.[1] }))
+    .find((candidate) => candidate.id === relationId);
+  const named = relation?.target && (relation.target.startsWith('/') ? relation.target.slice(1) : `xl/${relation.target}`);
+  const worksheets = entries
+    .map((entry) => ({ entry, sheet: WORKSHEET.exec(entry.fileName)?.[1] }))
+    .filter((candidate) => candidate.sheet !== undefined)
+    .sort((a, b) => Number(a.sheet) - Number(b.sheet));
+  return (worksheets.find((candidate) => candidate.entry.fileName === named) ?? worksheets[0])?.entry;
 }
 
 const tooLarge = (maxBytes: number) =>
@@ -189,6 +208,8 @@ function plainCell(value: unknown): ImportCell {
     if ('result' in object) return plainCell(object.result);
     if ('text' in object) return plainCell(object.text);
     if ('error' in object) return null;
+    // a formula saved without its computed value (written by a program, never opened in Excel): no value to import
+    if ('formula' in object || 'sharedFormula' in object) return null;
   }
   return String(value);
 }
