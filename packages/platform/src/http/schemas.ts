@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Type, type Static, type TSchema } from 'typebox';
+import { XLSX_MIME } from '../xlsx/export.js';
 
 /** Shared request and response shapes (contract §2). */
 export const ErrorBody = Type.Object(
@@ -68,6 +69,16 @@ export const errorResponses = {
 export const DateString = Type.String({ pattern: '^(?!0000)\\d{4}-\\d{2}-\\d{2}$', format: 'date', description: 'YYYY-MM-DD' });
 /** A file answered as it is (an xlsx export, an image): binary content, described once for OpenAPI. */
 export const FileDownload = Type.Unsafe<Buffer | Readable>({ type: 'string', format: 'binary' });
+/** A 200 answer that is an xlsx file, documented under its own media type (the errors stay JSON). */
+export const XlsxDownload = {
+  description: 'xlsx 文件（附件）',
+  content: { [XLSX_MIME]: { schema: FileDownload } },
+};
+/** A 200 answer that is an image file of one of `mimes`. */
+export const imageDownload = (...mimes: string[]) => ({
+  description: '图片文件',
+  content: Object.fromEntries(mimes.map((mime) => [mime, { schema: FileDownload }])),
+});
 /** A quantity: a positive JSON number. */
 export const PositiveQuantity = Type.Number({ exclusiveMinimum: 0, maximum: 1e12 });
 export const NonNegativeQuantity = Type.Number({ minimum: 0, maximum: 1e12 });

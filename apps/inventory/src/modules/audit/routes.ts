@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { API_PREFIX, createExportThread, errorResponses, FileDownload, PageOf, sendXlsx, siblingModule, type ExportJob, type StreamedFile, type UseCaseContext } from '@wms/platform';
+import { API_PREFIX, createExportThread, errorResponses, type ExportJob, PageOf, sendXlsx, siblingModule, type StreamedFile, type UseCaseContext, XlsxDownload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { AUDIT_EXPORT_NICE } from '../../config.js';
 import { AUDIT_EXPORT_CAP } from './export.js';
@@ -22,7 +22,7 @@ import {
 export const SYSTEM_AUDIT = 'system_audit';
 
 /** The workbook is streamed as it is written (rows are read in batches). */
-const xlsxResponse = { 200: FileDownload, ...errorResponses };
+const xlsxResponse = { 200: XlsxDownload, ...errorResponses };
 
 /** Aborted when the client goes away (or the answer is done), so a job waiting for its plan stops too. */
 function closeSignal(reply: FastifyReply): AbortSignal {

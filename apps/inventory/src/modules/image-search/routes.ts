@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, ErrorBody, errorResponses, FileDownload, IdParams, readUpload } from '@wms/platform';
+import { API_PREFIX, ErrorBody, errorResponses, IdParams, imageDownload, readUpload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { searchByImage } from './image-search-service.js';
 import { deleteMaterialImage, listMaterialImages, readMaterialImage, uploadMaterialImage } from './material-image-service.js';
@@ -50,7 +50,7 @@ export function registerImageSearchRoutes(app: InventoryFastify, deps: Inventory
       tags,
       summary: '物料图片内容',
       params: ImageParams,
-      response: { 200: FileDownload, ...errorResponses },
+      response: { 200: imageDownload('image/jpeg', 'image/png', 'image/webp'), ...errorResponses },
     },
   }, async (request, reply) => {
     const image = await readMaterialImage(ctxOf(deps, request), dataDir, request.params.id, request.params.image_id);

@@ -1,4 +1,4 @@
-import { API_PREFIX, ErrorBody, errorResponses, FileDownload, readUpload, sendXlsx, type Upload } from '@wms/platform';
+import { API_PREFIX, ErrorBody, errorResponses, readUpload, sendXlsx, type Upload, XlsxDownload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { executeImport, importTemplate, previewImport } from './import-service.js';
 import { ImportQuery, ImportResult, ImportUpload, TemplateQuery } from './schemas.js';
@@ -22,7 +22,7 @@ export function registerImportRoutes(app: InventoryFastify, deps: InventoryDeps)
       tags,
       summary: '下载导入模板 xlsx（type=material 需 material_list:operation，type=bom 需 bom_manage:operation）',
       querystring: TemplateQuery,
-      response: { 200: FileDownload, ...errorResponses },
+      response: { 200: XlsxDownload, ...errorResponses },
     },
   }, async (request, reply) => {
     const { fileName, workbook } = await importTemplate(ctxOf(deps, request), request.query.type);

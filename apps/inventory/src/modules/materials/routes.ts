@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, errorResponses, FileDownload, IdParams, PageOf, sendXlsx } from '@wms/platform';
+import { API_PREFIX, errorResponses, IdParams, PageOf, sendXlsx, XlsxDownload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { summarizeCategories } from './category-summary.js';
 import { dropUnwritableFields, MATERIAL_UPDATE_PERMISSIONS } from './field-permissions.js';
@@ -61,7 +61,7 @@ export function registerMaterialRoutes(app: InventoryFastify, deps: InventoryDep
       tags,
       summary: '导出物料 xlsx（筛选同列表，字段按读取权限过滤）',
       querystring: MaterialExportQuery,
-      response: { 200: FileDownload, ...errorResponses },
+      response: { 200: XlsxDownload, ...errorResponses },
     },
   }, async (request, reply) => {
     const workbook = await exportMaterials(ctxOf(deps, request), request.query);

@@ -1,4 +1,4 @@
-import { API_PREFIX, ErrorBody, errorResponses, FileDownload, IdParams, PageOf, sendXlsx } from '@wms/platform';
+import { API_PREFIX, ErrorBody, errorResponses, IdParams, PageOf, sendXlsx, XlsxDownload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { inBothBorrowGroups } from '../borrow/borrow-paths.js';
 import { inBothStockGroups } from '../stock/stock-paths.js';
@@ -193,7 +193,7 @@ function registerRecordRoutes(app: InventoryFastify, deps: InventoryDeps) {
       tags,
       summary: '导出报废记录 xlsx（筛选同列表，不分页；金额列需 scrap_list:loss_amount；上限 20000 行，截断时写入文件名）',
       querystring: ScrapRecordsQuery,
-      response: { 200: FileDownload, ...errorResponses },
+      response: { 200: XlsxDownload, ...errorResponses },
     },
   }, async (request, reply) => {
     const { fileName, workbook } = await exportScrapRecords(ctxOf(deps, request), request.query);

@@ -1,4 +1,4 @@
-import { errorResponses, FileDownload, IdParams, PageOf, sendXlsx, SUPER_ADMIN_ONLY } from '@wms/platform';
+import { errorResponses, IdParams, PageOf, sendXlsx, SUPER_ADMIN_ONLY, XlsxDownload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import {
   ChangeStatusBody,
@@ -64,7 +64,7 @@ export function registerStockRoutes(app: InventoryFastify, deps: InventoryDeps) 
         summary: `导出库存 xlsx（筛选同列表，不分页，新的在前；上限 ${STOCK_EXPORT_CAP} 行，截断时写入文件名）`,
         description: `价格列的权限同列表：${PRICE_NOTE}`,
         querystring: StockExportQuery,
-        response: { 200: FileDownload, ...errorResponses },
+        response: { 200: XlsxDownload, ...errorResponses },
       },
     }, async (request, reply) => {
       const { fileName, workbook } = await exportStockRows(ctxOf(deps, request), request.query);

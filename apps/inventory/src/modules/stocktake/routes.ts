@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, errorResponses, FileDownload, PageOf, sendXlsx } from '@wms/platform';
+import { API_PREFIX, errorResponses, PageOf, sendXlsx, XlsxDownload } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { activeSession } from './active-session-service.js';
 import { adjustStock } from './adjust-service.js';
@@ -172,7 +172,7 @@ export function registerStocktakeRoutes(app: InventoryFastify, deps: InventoryDe
       summary: '导出盘点 xlsx：盘点汇总、盘点差异明细、盘点一致、未盘点',
       description: '进行中的盲盘：四张表的账面数量与差异均为「—」，实盘数量照常显示；会话结束后显示。',
       querystring: SessionQuery,
-      response: { 200: FileDownload, ...errorResponses },
+      response: { 200: XlsxDownload, ...errorResponses },
     },
   }, async (request, reply) => {
     const workbook = await exportStocktake(ctxOf(deps, request), request.query.session_id);

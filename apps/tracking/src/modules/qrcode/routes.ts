@@ -1,5 +1,4 @@
-import { Type } from 'typebox';
-import { API_PREFIX, ErrorBody } from '@wms/platform';
+import { API_PREFIX, ErrorBody, imageDownload } from '@wms/platform';
 import type { TrackingFastify } from '../../app-types.js';
 import { SerialParams } from '../products/schemas.js';
 import { renderQrPng } from './qrcode.js';
@@ -16,7 +15,7 @@ export function registerQrCodeRoutes(app: TrackingFastify) {
       summary: '序列号二维码 PNG（300×300，无需登录）',
       security: [],
       params: SerialParams,
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/png' }), 422: ErrorBody },
+      response: { 200: imageDownload('image/png'), 422: ErrorBody },
     },
   }, async (request, reply) => {
     const png = await renderQrPng(request.params.sn);

@@ -1,5 +1,4 @@
-import { Type } from 'typebox';
-import { API_PREFIX, sendXlsx, XLSX_MIME } from '@wms/platform';
+import { API_PREFIX, sendXlsx, XlsxDownload } from '@wms/platform';
 import { ctxOf, type TrackingDeps, type TrackingFastify } from '../../../app-types.js';
 import { statsResponses, SCOPE_NOTE } from '../stats-docs.js';
 import { cardItems, dashboardCards } from './cards-service.js';
@@ -92,8 +91,7 @@ export function registerDashboardRoutes(app: TrackingFastify, deps: TrackingDeps
       summary: '导出人员工作记录 xlsx',
       description: `与人员工作记录相同的筛选（不分页），工作表「工作记录」与「人员汇总」。按数据范围过滤。${SCOPE_NOTE}`,
       querystring: PeopleHistoryFilter,
-      produces: [XLSX_MIME],
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'xlsx 文件' }), ...statsResponses },
+      response: { 200: XlsxDownload, ...statsResponses },
     },
   }, async (request, reply) => {
     const workbook = await exportPeopleHistory(ctxOf(deps, request), request.query);
