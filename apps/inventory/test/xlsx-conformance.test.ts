@@ -253,8 +253,9 @@ describe('what an import reads from a workbook', () => {
     const data = workbook.addWorksheet('导入'); // sheet2.xml, moved to the front below
     data.addRow(['名称', '分类']);
     data.addRow([`首表${unique()}`, 'ALPHA/排序']);
-    data.orderNo = 0;
-    notes.orderNo = 1;
+    // exceljs orders the workbook's <sheet> list by orderNo (not in its typings); part names follow creation
+    Object.assign(data, { orderNo: 0 });
+    Object.assign(notes, { orderNo: 1 });
     const file = Buffer.from(await workbook.xlsx.writeBuffer());
     expect(strFromU8(unzipSync(new Uint8Array(file))['xl/workbook.xml']!)).toMatch(/<sheet [^>]*name="导入"[^>]*>[\s\S]*<sheet [^>]*name="说明"/);
     const answer = await preview(file);

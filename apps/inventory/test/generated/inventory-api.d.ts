@@ -3409,13 +3409,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -3868,13 +3868,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -4186,6 +4186,10 @@ export interface operations {
                 keyword?: string;
                 role?: string;
                 company?: string;
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
                 active?: boolean;
             };
             header?: never;
@@ -5028,6 +5032,10 @@ export interface operations {
                 company?: string;
                 /** @description 预警级别：red（有效库存 <= 红色阈值）、yellow（<= 黄色阈值）、none */
                 alert_level?: "red" | "yellow" | "none";
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -5514,6 +5522,10 @@ export interface operations {
                 company?: string;
                 /** @description 预警级别：red（有效库存 <= 红色阈值）、yellow（<= 黄色阈值）、none */
                 alert_level?: "red" | "yellow" | "none";
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -5521,13 +5533,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -6114,6 +6126,10 @@ export interface operations {
                 category?: string;
                 /** @description 父件名称、规格型号或分类（不区分大小写） */
                 keyword?: string;
+                /** @description 所显示版本的创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 所显示版本的创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
                 /** @description 仅跨公司账号生效 */
                 company?: string;
             };
@@ -6753,6 +6769,12 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
+                /** @description SKU、序列号或库位（不区分大小写） */
+                keyword?: string;
+                /** @description 入库日期 in_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 入库日期 in_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
             };
             header?: never;
             path: {
@@ -6995,6 +7017,12 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
+                /** @description 版本备注（不区分大小写） */
+                keyword?: string;
+                /** @description 版本创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 版本创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path: {
@@ -7123,13 +7151,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -8427,13 +8455,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -8533,13 +8561,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -9878,6 +9906,12 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
+                /** @description SKU、库位（移出或移入）、操作人、物料名称或规格（不区分大小写） */
+                keyword?: string;
+                /** @description 移库时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 移库时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
                 /** @description 库位前缀：移出或移入库位以此开头 */
                 location?: string;
                 /** @description 仅跨公司账号有效 */
@@ -10003,6 +10037,12 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
+                /** @description SKU、库位（移出或移入）、操作人、物料名称或规格（不区分大小写） */
+                keyword?: string;
+                /** @description 移库时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 移库时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
                 /** @description 库位前缀：移出或移入库位以此开头 */
                 location?: string;
                 /** @description 仅跨公司账号有效 */
@@ -10500,6 +10540,12 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
+                /** @description SKU、库位（移出或移入）、操作人、物料名称或规格（不区分大小写） */
+                keyword?: string;
+                /** @description 移库时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 移库时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path: {
@@ -10623,6 +10669,12 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
+                /** @description SKU、库位（移出或移入）、操作人、物料名称或规格（不区分大小写） */
+                keyword?: string;
+                /** @description 移库时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 移库时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path: {
@@ -19835,6 +19887,12 @@ export interface operations {
                 session_id: number;
                 /** @description 精确匹配 */
                 uuid?: string;
+                /** @description sku、物料名称、规格、库位、批次、序列号、盘点人或备注（不区分大小写） */
+                keyword?: string;
+                /** @description 扫码时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 扫码时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -20208,6 +20266,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description 盘点会话 id */
                 session_id?: number;
+                /** @description sku、物料名称、规格、库位、批次、序列号（同 merged-list） */
+                keyword?: string;
                 /** @description 仅跨公司账号有效；不传时取唯一有进行中盘点的公司，多个公司都有则必须指定 */
                 company?: string;
             };
@@ -20768,13 +20828,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -20861,6 +20921,12 @@ export interface operations {
                 session_id: number;
                 /** @description 只看有差异的记录；进行中的盲盘里为 400 */
                 only_diff?: boolean;
+                /** @description sku、物料名称、规格、库位、批次、序列号、盘点人或备注（不区分大小写） */
+                keyword?: string;
+                /** @description 扫码时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 扫码时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -23361,13 +23427,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -24755,13 +24821,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description 图片文件 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -25975,6 +26043,10 @@ export interface operations {
                 /** @description 单号、物料名称或规格 */
                 keyword?: string;
                 base_id?: number;
+                /** @description 采购日期 purchase_date 起（含）: YYYY-MM-DD；日期时间按其北京日期 */
+                start_date?: string;
+                /** @description 采购日期 purchase_date 止（含当日）: YYYY-MM-DD；日期时间按其北京日期 */
+                end_date?: string;
                 /** @description 仅跨公司账号生效 */
                 company?: string;
             };
@@ -26544,6 +26616,10 @@ export interface operations {
                 pageSize?: number;
                 /** @description 名称或联系人（不区分大小写） */
                 keyword?: string;
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
                 /** @description 仅跨公司账号生效 */
                 company?: string;
             };

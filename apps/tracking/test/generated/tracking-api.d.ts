@@ -1171,6 +1171,10 @@ export interface operations {
                 pageSize?: number;
                 keyword?: string;
                 role?: "SUPER_ADMIN" | "SUPERVISOR" | "ENGINEER" | "OPERATOR";
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
                 active?: boolean;
             };
             header?: never;
@@ -2347,6 +2351,10 @@ export interface operations {
                 pageSize?: number;
                 /** @description 名称或分类（不区分大小写） */
                 keyword?: string;
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -2594,13 +2602,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description image/png */
+            /** @description 图片文件 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "image/png": string;
                 };
             };
             /** @description 错误: msg 为中文说明, code 为稳定的机器码 */
@@ -3184,6 +3192,8 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
+                /** @description 内容或记录人（姓名、用户名），不区分大小写 */
+                keyword?: string;
                 /** @description 记录时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 记录时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -3444,6 +3454,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description true: 只看未读 */
                 unread?: boolean;
+                /** @description 提醒内容（不区分大小写） */
+                keyword?: string;
                 /** @description 提醒时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
                 start_date?: string;
                 /** @description 提醒时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
@@ -3688,6 +3700,10 @@ export interface operations {
                 /** @description 组名（不区分大小写） */
                 keyword?: string;
                 active?: boolean;
+                /** @description 创建时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 创建时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -5604,7 +5620,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description xlsx 文件 */
+            /** @description xlsx 文件（附件） */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5619,7 +5635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                    "application/json": {
                         msg: string;
                         code: string;
                     } & {
@@ -5633,7 +5649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                    "application/json": {
                         msg: string;
                         code: string;
                     } & {
@@ -5647,7 +5663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                    "application/json": {
                         msg: string;
                         code: string;
                     } & {
@@ -5661,7 +5677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                    "application/json": {
                         msg: string;
                         code: string;
                     } & {
@@ -5675,7 +5691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                    "application/json": {
                         msg: string;
                         code: string;
                     } & {
@@ -5689,7 +5705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                    "application/json": {
                         msg: string;
                         code: string;
                     } & {
@@ -7250,7 +7266,7 @@ export interface operations {
                         hours: number;
                         /** @description 今天记录过日志的人数 */
                         active_people: number;
-                        /** @description 0–23 时（北京时间），共 24 项 */
+                        /** @description 0–23 时（北京时间），共 24 项：logs 按日志时间，tasks_done 按任务完成时间；各列之和等于当天的 logs 与 tasks_done */
                         by_hour: {
                             hour: number;
                             logs: number;

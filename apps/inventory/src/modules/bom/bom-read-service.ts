@@ -1,9 +1,12 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or } from 'drizzle-orm';
 import {
   AppError,
   companyCondition,
+  dayRangeCondition,
+  likePattern,
   pageOf,
   pagingOf,
+  timeRangeCondition,
   toQuantityOrZero,
   type Page,
   type Queryable,
@@ -19,7 +22,16 @@ import {
   shownVersion,
   versionFields,
 } from './bom-read.js';
-import type { BomListItem, BomListQuery, BomSummary, BomVersionSummary, BomVersionView, BuiltSerialView } from './schemas.js';
+import type {
+  BomListItem,
+  BomListQuery,
+  BomSummary,
+  BomVersionsQuery,
+  BomVersionSummary,
+  BomVersionView,
+  BuiltSerialsQuery,
+  BuiltSerialView,
+} from './schemas.js';
 
 /** Parents with a BOM (any version) per parent category, in the caller's company scope. */
 export async function summarizeBoms(ctx: UseCaseContext, company?: string): Promise<BomSummary> {
@@ -37,11 +49,16 @@ export async function summarizeBoms(ctx: UseCaseContext, company?: string): Prom
 
 /**
  * A page of parents (id ascending) with the children of the version each shows (current published, else
- * its draft): one query for the page with the children aggregated in it, one for the count.
+ * its draft): one query for the page with the children aggregated in it, one for the count. keyword and
+ * category as the material list; start_date / end_date on the shown version's created_at.
  */
 export async function listBoms(ctx: UseCaseContext, query: BomListQuery): Promise<Page<BomListItem>> {
   const paging = pagingOf(query);
-  const where = and(shownVersion, materialWhere(ctx.scope(query.company), { category: query.category, keyword: query.keyword }));
+  const where = and(
+    shownVersion,
+    materialWhere(ctx.scope(query.company), { category: query.category, keyword: query.keyword }),
+    timeRangeCondition(bomVersions.createdAt, query.start_date, query.end_date),
+  );
   return ctx.read(async (q) => {
     const rows = await selectVersions(q)
       .where(where)
@@ -89,17 +106,26 @@ export async function versionView(q: Queryable, where: ReturnType<typeof and>): 
   return { ...versionFields(row), ...parentFields(row), items: childViews(row.children) };
 }
 
-/** Every version of a parent, newest first, with its line and built-serial counts. */
-export async function listVersions(ctx: UseCaseContext, parentId: number, query: { page?: number; limit?: number }): Promise<Page<BomVersionSummary>> {
+/**
+ * Every version of a parent, newest first, with its line and built-serial counts; keyword on the version's
+ * remark, start_date / end_date on its created_at.
+ */
+export async function listVersions(ctx: UseCaseContext, parentId: number, query: BomVersionsQuery): Promise<Page<BomVersionSummary>> {
   const paging = pagingOf(query);
+  const keyword = query.keyword?.trim();
+  const where = and(
+    eq(bomVersions.parentId, parentId),
+    keyword ? ilike(bomVersions.remark, likePattern(keyword)) : undefined,
+    timeRangeCondition(bomVersions.createdAt, query.start_date, query.end_date),
+  );
   return ctx.read(async (q) => {
     await readParent(q, ctx.scope(), parentId);
     const rows = await selectVersions(q)
-      .where(eq(bomVersions.parentId, parentId))
+      .where(where)
       .orderBy(desc(bomVersions.version))
       .limit(paging.limit)
       .offset(paging.offset);
-    const [total] = await q.select({ n: count() }).from(bomVersions).where(eq(bomVersions.parentId, parentId));
+    const [total] = await q.select({ n: count() }).from(bomVersions).where(where);
     return pageOf(
       rows.map((row) => ({ ...versionFields(row), serial_count: Number(row.serialCount) })),
       total?.n ?? 0,
@@ -108,16 +134,27 @@ export async function listVersions(ctx: UseCaseContext, parentId: number, query:
   });
 }
 
-/** Finished-product rows stocked in as built from this version (newest first). */
-export async function listBuiltSerials(ctx: UseCaseContext, versionId: number, query: { page?: number; limit?: number }): Promise<Page<BuiltSerialView>> {
+/**
+ * Finished-product rows stocked in as built from this version (newest first); keyword on sku, serial number
+ * or location, start_date / end_date on in_date (Beijing days, as the stock list).
+ */
+export async function listBuiltSerials(ctx: UseCaseContext, versionId: number, query: BuiltSerialsQuery): Promise<Page<BuiltSerialView>> {
   const paging = pagingOf(query);
+  const keyword = query.keyword?.trim();
+  const pattern = keyword ? likePattern(keyword) : undefined;
   return ctx.read(async (q) => {
     const [version] = await q
       .select({ id: bomVersions.id })
       .from(bomVersions)
       .where(and(eq(bomVersions.id, versionId), companyCondition(ctx.scope(), bomVersions.companyName)));
     if (!version) throw new AppError('NOT_FOUND', `BOM 版本 ${versionId} 不存在`);
-    const builtFrom = eq(stockRows.bomVersionId, versionId);
+    const builtFrom = and(
+      eq(stockRows.bomVersionId, versionId),
+      pattern
+        ? or(ilike(stockRows.sku, pattern), ilike(stockRows.serialNumber, pattern), ilike(stockRows.warehouseLocation, pattern))
+        : undefined,
+      dayRangeCondition(stockRows.inDate, query.start_date, query.end_date),
+    );
     const rows = await q.select().from(stockRows).where(builtFrom).orderBy(desc(stockRows.id)).limit(paging.limit).offset(paging.offset);
     const [total] = await q.select({ n: count() }).from(stockRows).where(builtFrom);
     const items = rows.map((row) => ({

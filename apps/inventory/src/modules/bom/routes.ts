@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { API_PREFIX, errorResponses, PageOf, PageQuery } from '@wms/platform';
+import { API_PREFIX, errorResponses, PageOf } from '@wms/platform';
 import { ctxOf, type InventoryDeps, type InventoryFastify } from '../../app-types.js';
 import { getBom, listBoms, listBuiltSerials, listVersions, readDraft, summarizeBoms } from './bom-read-service.js';
 import { discardDraft, dropUnwritableRemark, saveAndPublish, saveDraft } from './bom-write-service.js';
@@ -8,8 +8,10 @@ import {
   BomListQuery,
   BomSummary,
   BomSummaryQuery,
+  BomVersionsQuery,
   BomVersionSummary,
   BomVersionView,
+  BuiltSerialsQuery,
   BuiltSerialView,
   DraftDeleted,
   ParentParams,
@@ -21,7 +23,6 @@ import {
 
 const WRITE = 'bom_manage:operation';
 const BASE = `${API_PREFIX}/bom`;
-const PagingQuery = Type.Object(PageQuery);
 
 /**
  * Bills of materials (spec 2.14, 4.9): versions per parent item, one draft at a time, published versions
@@ -84,7 +85,7 @@ export function registerBomRoutes(app: InventoryFastify, deps: InventoryDeps) {
       tags,
       summary: '按此 BOM 版本生产并入库的成品（序列号）',
       params: VersionIdParams,
-      querystring: PagingQuery,
+      querystring: BuiltSerialsQuery,
       response: { 200: PageOf(BuiltSerialView), ...errorResponses },
     },
   }, (request) => listBuiltSerials(ctxOf(deps, request), request.params.id, request.query));
@@ -104,7 +105,7 @@ export function registerBomRoutes(app: InventoryFastify, deps: InventoryDeps) {
       tags,
       summary: '父件的全部 BOM 版本（新的在前）',
       params: ParentParams,
-      querystring: PagingQuery,
+      querystring: BomVersionsQuery,
       response: { 200: PageOf(BomVersionSummary), ...errorResponses },
     },
   }, (request) => listVersions(ctxOf(deps, request), request.params.parent_id, request.query));

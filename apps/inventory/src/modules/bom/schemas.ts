@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { dayRangeQuery, PageQuery, PositiveQuantity, timeRangeQuery } from '@wms/platform';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
 const Remark = Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]);
@@ -101,9 +101,26 @@ export const BomListQuery = Type.Object({
   ...PageQuery,
   category: Type.Optional(Type.String({ maxLength: 255, description: '父件分类前缀: A/B 匹配 A/B 及 A/B/…' })),
   keyword: Type.Optional(Type.String({ maxLength: 200, description: '父件名称、规格型号或分类（不区分大小写）' })),
+  ...timeRangeQuery('所显示版本的创建时间'),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号生效' })),
 });
 export type BomListQuery = Static<typeof BomListQuery>;
+
+/** GET /bom/<parent_id>/versions. */
+export const BomVersionsQuery = Type.Object({
+  ...PageQuery,
+  keyword: Type.Optional(Type.String({ maxLength: 200, description: '版本备注（不区分大小写）' })),
+  ...timeRangeQuery('版本创建时间'),
+});
+export type BomVersionsQuery = Static<typeof BomVersionsQuery>;
+
+/** GET /bom/versions/<id>/serials. */
+export const BuiltSerialsQuery = Type.Object({
+  ...PageQuery,
+  keyword: Type.Optional(Type.String({ maxLength: 200, description: 'SKU、序列号或库位（不区分大小写）' })),
+  ...dayRangeQuery('入库日期 in_date'),
+});
+export type BuiltSerialsQuery = Static<typeof BuiltSerialsQuery>;
 
 export const BomSummaryQuery = Type.Object({ company: BomListQuery.properties.company });
 

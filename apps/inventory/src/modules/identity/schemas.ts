@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DisplayName, LoginBody, loginResultSchema, Password, Username, userListQuerySchema, userViewSchema } from '@wms/platform';
+import { DisplayName, LoginBody, loginResultSchema, Password, timeRangeQuery, Username, userListQuerySchema, userViewSchema } from '@wms/platform';
 import { ROLES } from './permission-catalog.js';
 
 export const RoleSchema = Type.Union(ROLES.map((role) => Type.Literal(role)));
@@ -50,6 +50,7 @@ export type UpdateUserBody = Static<typeof UpdateUserBody>;
 export const UserListQuery = userListQuerySchema({
   role: Type.Optional(Type.String({ maxLength: 32 })),
   company: Type.Optional(Type.String({ maxLength: 64 })),
+  ...timeRangeQuery('创建时间'),
 });
 export type UserListQuery = Static<typeof UserListQuery>;
 

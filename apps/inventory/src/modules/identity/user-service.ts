@@ -12,6 +12,7 @@ import {
   pagingOf,
   refuseSelfDeactivation,
   requirePatchedField,
+  timeRangeCondition,
   userListConditions,
   usernameTaken,
   validationFailed,
@@ -25,7 +26,11 @@ import type { CreateUserBody, UpdateUserBody, UserListQuery } from './schemas.js
 
 export async function listUsers(ctx: UseCaseContext, query: UserListQuery) {
   const paging = pagingOf(query);
-  const where = and(companyCondition(ctx.scope(query.company), users.companyName), ...userListConditions(users, query));
+  const where = and(
+    companyCondition(ctx.scope(query.company), users.companyName),
+    ...userListConditions(users, query),
+    timeRangeCondition(users.createdAt, query.start_date, query.end_date),
+  );
   return ctx.read(async (q) => {
     const rows = await q.select().from(users).where(where).orderBy(asc(users.id)).limit(paging.limit).offset(paging.offset);
     const [total] = await q.select({ n: count() }).from(users).where(where);

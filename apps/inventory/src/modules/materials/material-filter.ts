@@ -1,5 +1,5 @@
 import { and, eq, like, or, type SQL } from 'drizzle-orm';
-import { companyCondition, containsIgnoringCase, type CompanyScope } from '@wms/platform';
+import { companyCondition, containsIgnoringCase, timeRangeCondition, type CompanyScope } from '@wms/platform';
 import { materials } from '../../db/schema/index.js';
 import { normaliseCategory } from './category-path.js';
 import type { MaterialFilter } from './schemas.js';
@@ -11,8 +11,8 @@ function belowCategoryPattern(category: string): string {
 
 /**
  * The one filter of the list, the export and the category summary: company scope, keyword on
- * name / spec_model / category (case-insensitive), and a category prefix that respects segments
- * ('A/B' matches 'A/B' and 'A/B/…' but not 'A/BC').
+ * name / spec_model / category (case-insensitive), a category prefix that respects segments
+ * ('A/B' matches 'A/B' and 'A/B/…' but not 'A/BC'), and start_date / end_date on created_at.
  */
 export function materialWhere(scope: CompanyScope, filter: MaterialFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [companyCondition(scope, materials.companyName)];
@@ -26,5 +26,6 @@ export function materialWhere(scope: CompanyScope, filter: MaterialFilter): SQL 
   if (category) {
     conditions.push(or(eq(materials.category, category), like(materials.category, belowCategoryPattern(category))));
   }
+  conditions.push(timeRangeCondition(materials.createdAt, filter.start_date, filter.end_date));
   return and(...conditions);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
@@ -69,8 +69,16 @@ export const MaterialFilterQuery = {
   alert_level: Type.Optional(Type.Union([Type.Literal('red'), Type.Literal('yellow'), Type.Literal('none')], {
     description: '预警级别：red（有效库存 <= 红色阈值）、yellow（<= 黄色阈值）、none',
   })),
+  ...timeRangeQuery('创建时间'),
 };
-export type MaterialFilter = { keyword?: string; category?: string; company?: string; alert_level?: 'red' | 'yellow' | 'none' };
+export type MaterialFilter = {
+  keyword?: string;
+  category?: string;
+  company?: string;
+  alert_level?: 'red' | 'yellow' | 'none';
+  start_date?: string;
+  end_date?: string;
+};
 
 export const MaterialListQuery = Type.Object({ ...PageQuery, ...MaterialFilterQuery });
 export type MaterialListQuery = Static<typeof MaterialListQuery>;

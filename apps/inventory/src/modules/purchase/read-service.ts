@@ -92,6 +92,7 @@ export async function listApprovedUnstocked(ctx: UseCaseContext, query: Approved
     eq(purchaseRequests.status, PURCHASE_STATUS.approved),
     query.base_id === undefined ? undefined : eq(purchaseRequests.baseId, query.base_id),
     pattern ? or(ilike(purchaseRequests.requestNo, pattern), ilike(materials.name, pattern), ilike(materials.specModel, pattern)) : undefined,
+    dayRangeCondition(purchaseRequests.purchaseDate, query.start_date, query.end_date),
   );
   const prices = purchasePriceVisibility(ctx.actor);
   return ctx.read(async (q) => {

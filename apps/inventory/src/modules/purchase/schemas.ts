@@ -124,6 +124,7 @@ export const ApprovedUnstockedQuery = Type.Object({
   ...PageQuery,
   keyword: Type.Optional(Type.String({ maxLength: 200, description: '单号、物料名称或规格' })),
   base_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  ...dayRangeQuery('采购日期 purchase_date'),
   company: Company,
 });
 export type ApprovedUnstockedQuery = Static<typeof ApprovedUnstockedQuery>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery, PositiveQuantity } from '@wms/platform';
+import { PageQuery, PositiveQuantity, timeRangeQuery } from '@wms/platform';
 import { StockKindSchema, StockRowView } from './schemas.js';
 
 export const MoveStockBody = Type.Object({
@@ -35,11 +35,18 @@ export const MoveStockResult = Type.Object({
 });
 export type MoveStockResult = Static<typeof MoveStockResult>;
 
-export const RowMovesQuery = Type.Object({ ...PageQuery });
+/** The filters of both move lists besides their own (keyword, moved_at range). */
+const MoveFilterQuery = {
+  keyword: Type.Optional(Type.String({ maxLength: 200, description: 'SKU、库位（移出或移入）、操作人、物料名称或规格（不区分大小写）' })),
+  ...timeRangeQuery('移库时间'),
+};
+
+export const RowMovesQuery = Type.Object({ ...PageQuery, ...MoveFilterQuery });
 export type RowMovesQuery = Static<typeof RowMovesQuery>;
 
 export const LocationMovesQuery = Type.Object({
   ...PageQuery,
+  ...MoveFilterQuery,
   location: Type.Optional(Type.String({ maxLength: 255, description: '库位前缀：移出或移入库位以此开头' })),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号有效' })),
 });

@@ -46,7 +46,7 @@ export async function mergedList(ctx: UseCaseContext, query: MergedListQuery): P
 
 /**
  * GET /stocktake/all-items: every item of a session (the given one, else the company's active session) with
- * its count, paged, for a handheld to load the whole list; same rows and blind rule as the merged list.
+ * its count, paged, for a handheld to load the whole list; same rows, keyword and blind rule as the merged list.
  */
 export async function allItems(ctx: UseCaseContext, query: AllItemsQuery) {
   const scope = ctx.scope();
@@ -56,7 +56,7 @@ export async function allItems(ctx: UseCaseContext, query: AllItemsQuery) {
   const hidden = bookHidden(session);
   const paging = pagingOf(query);
   const companies: CompanyScope = session ? { kind: 'one', company: session.companyName } : ctx.scope(query.company);
-  const page = await ctx.read((q) => countedPage(q, { session: session ?? null, companies, hidden }, undefined, paging));
+  const page = await ctx.read((q) => countedPage(q, { session: session ?? null, companies, hidden }, keywordCondition(query.keyword), paging));
   return {
     items: page.items,
     total: page.total,

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { NonNegativeQuantity, PageQuery } from '@wms/platform';
+import { NonNegativeQuantity, PageQuery, timeRangeQuery } from '@wms/platform';
 import { StockKindSchema } from '../stock/schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -84,10 +84,19 @@ export const DraftView = Type.Object({
 });
 export type DraftView = Static<typeof DraftView>;
 
+/** keyword and scan-time bounds of the lists of counts (draft list, variance report). */
+const DraftFilterQuery = {
+  keyword: Type.Optional(
+    Type.String({ maxLength: 128, description: 'sku、物料名称、规格、库位、批次、序列号、盘点人或备注（不区分大小写）' }),
+  ),
+  ...timeRangeQuery('扫码时间'),
+};
+
 export const DraftListQuery = Type.Object({
   ...PageQuery,
   session_id: SessionId,
   uuid: Type.Optional(Type.String({ maxLength: 128, description: '精确匹配' })),
+  ...DraftFilterQuery,
 });
 export type DraftListQuery = Static<typeof DraftListQuery>;
 
@@ -156,7 +165,12 @@ export const MergedListResult = Type.Object({
   limit: Type.Integer(),
 });
 
-export const AllItemsQuery = Type.Object({ ...PageQuery, session_id: Type.Optional(SessionId), company: ActiveSessionCompany });
+export const AllItemsQuery = Type.Object({
+  ...PageQuery,
+  session_id: Type.Optional(SessionId),
+  keyword: Type.Optional(Type.String({ maxLength: 128, description: 'sku、物料名称、规格、库位、批次、序列号（同 merged-list）' })),
+  company: ActiveSessionCompany,
+});
 export type AllItemsQuery = Static<typeof AllItemsQuery>;
 
 export const AllItemsResult = Type.Object({
@@ -227,6 +241,7 @@ export const VarianceQuery = Type.Object({
   ...PageQuery,
   session_id: SessionId,
   only_diff: Type.Optional(Type.Boolean({ description: '只看有差异的记录；进行中的盲盘里为 400' })),
+  ...DraftFilterQuery,
 });
 export type VarianceQuery = Static<typeof VarianceQuery>;
 

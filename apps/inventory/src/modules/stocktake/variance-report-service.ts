@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { AppError, pagingOf, queryRows, toQuantity, toQuantityOrZero, type UseCaseContext } from '@wms/platform';
+import { AppError, pagingOf, queryRows, timeRangeCondition, toQuantity, toQuantityOrZero, type UseCaseContext } from '@wms/platform';
 import { MOVED_REASON_SQL } from './book-moved.js';
+import { draftKeywordCondition } from './drafts-service.js';
 import type { VarianceQuery, VarianceRow } from './schemas.js';
 import { bookHidden, requireSession } from './sessions.js';
 
@@ -27,7 +28,8 @@ interface VarianceRecord {
 /**
  * GET /variance-report (contract §4): every count of the session against the book as it stands now (and as
  * it stood when counted), with the moved flag; a deleted row has no book. While a blind session is active
- * the book and the difference are null and only_diff is 400 (it would tell the book).
+ * the book and the difference are null and only_diff is 400 (it would tell the book). keyword as the draft
+ * list's; start_date / end_date on the count's scan_time.
  */
 export async function varianceReport(ctx: UseCaseContext, query: VarianceQuery) {
   const paging = pagingOf(query);
@@ -37,7 +39,10 @@ export async function varianceReport(ctx: UseCaseContext, query: VarianceQuery) 
     if (hidden && query.only_diff) {
       throw new AppError('STATUS_NOT_ALLOWED', '盲盘进行中，不能只看差异（账面数量在盘点结束后可见）', { field: 'only_diff' });
     }
-    const where = sql`d.session_id = ${session.id} ${query.only_diff ? sql`and (s.id is null or d.quantity <> s.stock_quantity)` : sql``}`;
+    const keyword = draftKeywordCondition(query.keyword, { uuid: sql`d.uuid`, userId: sql`d.user_id`, remark: sql`d.remark`, baseId: sql`d.base_id`, stockId: sql`d.stock_id` });
+    const scanned = timeRangeCondition(sql`d.scan_time`, query.start_date, query.end_date);
+    const where = sql`d.session_id = ${session.id} ${query.only_diff ? sql`and (s.id is null or d.quantity <> s.stock_quantity)` : sql``}
+      ${keyword ? sql`and ${keyword}` : sql``} ${scanned ? sql`and ${scanned}` : sql``}`;
     const hide = (expression: ReturnType<typeof sql>) => (hidden ? sql`null::text` : expression);
     const [rows, [counted]] = await Promise.all([
       queryRows<VarianceRecord>(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -31,6 +31,7 @@ export type UpdateSupplierBody = Static<typeof UpdateSupplierBody>;
 export const SupplierListQuery = Type.Object({
   ...PageQuery,
   keyword: Type.Optional(Type.String({ maxLength: 200, description: '名称或联系人（不区分大小写）' })),
+  ...timeRangeQuery('创建时间'),
   company: Type.Optional(Type.String({ maxLength: 64, description: '仅跨公司账号生效' })),
 });
 export type SupplierListQuery = Static<typeof SupplierListQuery>;

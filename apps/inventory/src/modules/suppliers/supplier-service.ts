@@ -1,17 +1,18 @@
 import { and, asc, count, eq, ilike, ne, or } from 'drizzle-orm';
-import { AppError, companyCondition, likePattern, notFound, pageOf, pagingOf, type Tx, type UseCaseContext } from '@wms/platform';
+import { AppError, companyCondition, likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext } from '@wms/platform';
 import { purchaseRequests, suppliers, type SupplierRow } from '../../db/schema/index.js';
 import { companyForRecord } from '../identity/company-rules.js';
 import { toSupplierView } from './supplier-mapper.js';
 import type { CreateSupplierBody, SupplierListQuery, SupplierView, UpdateSupplierBody } from './schemas.js';
 
-/** GET /suppliers: the caller's company's suppliers (login only), id order, keyword on name or contact. */
+/** GET /suppliers: the caller's company's suppliers (login only), id order, keyword on name or contact, dates on created_at. */
 export async function listSuppliers(ctx: UseCaseContext, query: SupplierListQuery) {
   const paging = pagingOf(query);
   const keyword = query.keyword?.trim();
   const where = and(
     companyCondition(ctx.scope(query.company), suppliers.companyName),
     keyword ? or(ilike(suppliers.name, likePattern(keyword)), ilike(suppliers.contact, likePattern(keyword))) : undefined,
+    timeRangeCondition(suppliers.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {
     const rows = await q.select().from(suppliers).where(where).orderBy(asc(suppliers.id)).limit(paging.limit).offset(paging.offset);

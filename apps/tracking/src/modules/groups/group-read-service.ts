@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, ne, notExists, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { forbidden, likePattern, notFound, pageOf, pagingOf, type Actor, type Queryable, type UseCaseContext } from '@wms/platform';
+import { forbidden, likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type Actor, type Queryable, type UseCaseContext } from '@wms/platform';
 import {
   businessGroupMembers,
   businessGroupPhases,
@@ -89,6 +89,7 @@ export async function listGroups(ctx: UseCaseContext, query: GroupListQuery) {
   const keyword = query.keyword?.trim();
   if (keyword) conditions.push(ilike(businessGroups.name, likePattern(keyword)));
   if (query.active !== undefined) conditions.push(eq(businessGroups.active, query.active));
+  conditions.push(timeRangeCondition(businessGroups.createdAt, query.start_date, query.end_date));
   const where = and(...conditions);
   return ctx.read(async (q) => {
     const records = await selectGroups(q, ctx.actor)

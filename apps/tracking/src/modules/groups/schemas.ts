@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 import { LIFECYCLE_PHASES } from '../../db/schema/index.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
@@ -40,6 +40,7 @@ export const GroupListQuery = Type.Object({
   ...PageQuery,
   keyword: Type.Optional(Type.String({ maxLength: 64, description: '组名（不区分大小写）' })),
   active: Type.Optional(Type.Boolean()),
+  ...timeRangeQuery('创建时间'),
 });
 export type GroupListQuery = Static<typeof GroupListQuery>;
 

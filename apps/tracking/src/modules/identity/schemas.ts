@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DisplayName, LoginBody, loginResultSchema, Password, Username, userListQuerySchema, userViewSchema } from '@wms/platform';
+import { DisplayName, LoginBody, loginResultSchema, Password, timeRangeQuery, Username, userListQuerySchema, userViewSchema } from '@wms/platform';
 import { TRACKING_ROLES } from './roles.js';
 import { LIFECYCLE_PHASES } from './data-scope.js';
 
@@ -47,5 +47,5 @@ export const UpdateUserBody = Type.Object(
 );
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
-export const UserListQuery = userListQuerySchema({ role: Type.Optional(RoleSchema) });
+export const UserListQuery = userListQuerySchema({ role: Type.Optional(RoleSchema), ...timeRangeQuery('创建时间') });
 export type UserListQuery = Static<typeof UserListQuery>;

@@ -8,6 +8,7 @@ import {
   pagingOf,
   refuseSelfDeactivation,
   requirePatchedField,
+  timeRangeCondition,
   userListConditions,
   usernameTaken,
   validationFailed,
@@ -25,7 +26,11 @@ function departmentOf(ctx: UseCaseContext): string {
 
 export async function listUsers(ctx: UseCaseContext, query: UserListQuery) {
   const paging = pagingOf(query);
-  const where = and(inDepartment(users.department, departmentOf(ctx)), ...userListConditions(users, query));
+  const where = and(
+    inDepartment(users.department, departmentOf(ctx)),
+    ...userListConditions(users, query),
+    timeRangeCondition(users.createdAt, query.start_date, query.end_date),
+  );
   return ctx.read(async (q) => {
     const rows = await q.select().from(users).where(where).orderBy(asc(users.id)).limit(paging.limit).offset(paging.offset);
     const [total] = await q.select({ n: count() }).from(users).where(where);

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, isNull, like, notExists, or, sql, type SQL } from 'drizzle-orm';
-import { AppError, forbidden, likePattern, pageOf, pagingOf, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
+import { AppError, forbidden, likePattern, pageOf, pagingOf, timeRangeCondition, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
 import { materials, type MaterialRow } from '../../db/schema/index.js';
 import { toMaterialView } from './product-mapper.js';
 import type { CreateMaterialBody, MaterialListQuery } from './schemas.js';
@@ -69,6 +69,7 @@ export async function listMaterials(ctx: UseCaseContext, prefix: string, query: 
   const conditions: (SQL | undefined)[] = [departmentCategoryCondition(prefix)];
   const keyword = query.keyword?.trim();
   if (keyword) conditions.push(or(ilike(materials.name, likePattern(keyword)), ilike(materials.category, likePattern(keyword))));
+  conditions.push(timeRangeCondition(materials.createdAt, query.start_date, query.end_date));
   const where = and(...conditions);
   return ctx.read(async (q) => {
     const rows = await q.select().from(materials).where(where).orderBy(asc(materials.id)).limit(paging.limit).offset(paging.offset);

@@ -95,5 +95,6 @@ export type CreateMaterialBody = Static<typeof CreateMaterialBody>;
 export const MaterialListQuery = Type.Object({
   ...PageQuery,
   keyword: Type.Optional(Type.String({ maxLength: 200, description: '名称或分类（不区分大小写）' })),
+  ...timeRangeQuery('创建时间'),
 });
 export type MaterialListQuery = Static<typeof MaterialListQuery>;

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { notFound, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext } from '@wms/platform';
+import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
+import { likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext } from '@wms/platform';
 import { reminders, type ReminderRow } from '../../db/schema/index.js';
 import type { ReminderListQuery, ReminderView } from './schemas.js';
 
@@ -19,12 +19,17 @@ export async function remindUser(tx: Tx, reminder: { userId: number; taskId: num
   await tx.insert(reminders).values({ userId: reminder.userId, taskId: reminder.taskId, content: reminder.content, createdAt: reminder.now });
 }
 
-/** The caller's own reminders, newest first, with the count of unread ones. Not scope-filtered (spec 4.3). */
+/**
+ * The caller's own reminders, newest first, with the count of unread ones (under the same filter). Not
+ * scope-filtered (spec 4.3). keyword: the content.
+ */
 export async function listMyReminders(ctx: UseCaseContext, query: ReminderListQuery) {
   const paging = pagingOf(query);
+  const keyword = query.keyword?.trim();
   const where = and(
     eq(reminders.userId, ctx.actor.id),
     query.unread ? isNull(reminders.readAt) : undefined,
+    keyword ? ilike(reminders.content, likePattern(keyword)) : undefined,
     timeRangeCondition(reminders.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {

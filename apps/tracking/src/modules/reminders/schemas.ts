@@ -14,6 +14,7 @@ export type ReminderView = Static<typeof ReminderView>;
 export const ReminderListQuery = Type.Object({
   ...PageQuery,
   unread: Type.Optional(Type.Boolean({ description: 'true: 只看未读' })),
+  keyword: Type.Optional(Type.String({ maxLength: 200, description: '提醒内容（不区分大小写）' })),
   ...timeRangeQuery('提醒时间'),
 });
 export type ReminderListQuery = Static<typeof ReminderListQuery>;

@@ -91,5 +91,9 @@ export const CreateTaskLogBody = Type.Object({
 });
 export type CreateTaskLogBody = Static<typeof CreateTaskLogBody>;
 
-export const TaskLogListQuery = Type.Object({ ...PageQuery, ...timeRangeQuery('记录时间') });
+export const TaskLogListQuery = Type.Object({
+  ...PageQuery,
+  keyword: Type.Optional(Type.String({ maxLength: 200, description: '内容或记录人（姓名、用户名），不区分大小写' })),
+  ...timeRangeQuery('记录时间'),
+});
 export type TaskLogListQuery = Static<typeof TaskLogListQuery>;

@@ -48,11 +48,16 @@ export async function getTask(ctx: TrackingContext, id: number) {
   });
 }
 
-/** A task's logs in the order they were written. */
+/** A task's logs in the order they were written; keyword on the content or the writer's name or username. */
 export async function listTaskLogs(ctx: TrackingContext, taskId: number, query: TaskLogListQuery) {
   const paging = pagingOf(query);
   const scope = await ctx.dataScope();
-  const where = and(eq(taskLogs.taskId, taskId), timeRangeCondition(taskLogs.createdAt, query.start_date, query.end_date));
+  const keyword = query.keyword?.trim();
+  const where = and(
+    eq(taskLogs.taskId, taskId),
+    keyword ? or(ilike(taskLogs.content, likePattern(keyword)), ilike(users.name, likePattern(keyword)), ilike(users.username, likePattern(keyword))) : undefined,
+    timeRangeCondition(taskLogs.createdAt, query.start_date, query.end_date),
+  );
   return ctx.read(async (q) => {
     await assertTaskVisible(q, scope, taskId);
     const rows = await q
@@ -63,7 +68,7 @@ export async function listTaskLogs(ctx: TrackingContext, taskId: number, query: 
       .orderBy(asc(taskLogs.id))
       .limit(paging.limit)
       .offset(paging.offset);
-    const [total] = await q.select({ n: count() }).from(taskLogs).where(where);
+    const [total] = await q.select({ n: count() }).from(taskLogs).innerJoin(users, eq(users.id, taskLogs.userId)).where(where);
     return pageOf(rows.map(toTaskLogView), total?.n ?? 0, paging);
   });
 }
