@@ -231,6 +231,14 @@ describe('GET /integrations/outbox and retry (SUPER_ADMIN)', () => {
     expect(delivered200.json()).toMatchObject({ limit: 1, items: [expect.objectContaining({ status: 'delivered', kind: 'stock-in' })] });
     const one = await t.request('GET', `/api/v1/integrations/outbox?event_id=${message.event_id}`, { token: t.adminToken });
     expect(one.json()).toMatchObject({ total: 1, items: [expect.objectContaining({ event_id: message.event_id })] });
+    // keyword on anything the message says (here its serial), dates on when it was written (contract §8)
+    const serial = String(message.payload.serial_number);
+    const byKeyword = await t.request('GET', `/api/v1/integrations/outbox?keyword=${encodeURIComponent(serial.toLowerCase())}`, { token: t.adminToken });
+    expect(byKeyword.json().items.map((item: { event_id: string }) => item.event_id)).toEqual([message.event_id]);
+    expect((await t.request('GET', '/api/v1/integrations/outbox?end_date=2020-01-01', { token: t.adminToken })).json().total).toBe(0);
+    const badDate = await t.request('GET', '/api/v1/integrations/outbox?end_date=2025-13-01', { token: t.adminToken });
+    expect(badDate.statusCode).toBe(400);
+    expect(badDate.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'end_date' });
 
     for (const token of [supervisor.token, mgr.token, inbound.token]) {
       const refused = await t.request('GET', '/api/v1/integrations/outbox?status=failed', { token });

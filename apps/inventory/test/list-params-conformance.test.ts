@@ -63,6 +63,8 @@ describe('lists that gained start_date / end_date (created_at)', () => {
     const user = await t.user('SALES', 'ALPHA', { name: 'Listed UserQ' });
     await expectDateBounds('/users', withId(user.id));
     await expectKeyword('/users', 'listed userq', withId(user.id));
+    // a keyword of spaces is no keyword, as on every list
+    expect(withId(user.id)((await list('/users', { keyword: '   ', limit: 200 })).items)).toBe(true);
   });
 
   it('GET /inbound/base (and its export) filters on the material creation time', async () => {

@@ -87,6 +87,12 @@ describe('mail outbox', () => {
     expect(mail).toMatchObject({ kind: 'purchase_submitted', status: 'failed', to_addresses: ['buyer@alpha.example'], attempts: 1, sent_at: null });
     expect(mail.error).toBeTruthy();
     expect((await outbox('&status=sent')).items.map((item) => item.id)).not.toContain(mail.id);
+    // keyword on the subject or a recipient, dates on when the mail was written (contract §8)
+    expect((await outbox(`&keyword=${encodeURIComponent(batch.batch_key.toLowerCase())}`)).items.map((item) => item.id)).toContain(mail.id);
+    expect((await outbox('&keyword=BUYER@ALPHA')).items.map((item) => item.id)).toContain(mail.id);
+    expect((await outbox('&keyword=nobody@nowhere')).items).toEqual([]);
+    expect((await outbox('&end_date=2020-01-01')).items).toEqual([]);
+    expect((await outbox('&start_date=2020-01-01')).items.map((item) => item.id)).toContain(mail.id);
 
     smtp.refusing = false;
     const retried = await t.request('POST', `${OUTBOX}/${mail.id}/retry`, { token: t.adminToken });
@@ -108,6 +114,9 @@ describe('mail outbox', () => {
     }
     expect((await t.request('GET', `${OUTBOX}?status=lost`, { token: t.adminToken })).statusCode).toBe(400);
     expect((await t.request('GET', `${OUTBOX}?kind=spam`, { token: t.adminToken })).statusCode).toBe(400);
+    const badDate = await t.request('GET', `${OUTBOX}?start_date=2025-02-30`, { token: t.adminToken });
+    expect(badDate.statusCode).toBe(400);
+    expect(badDate.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'start_date' });
     expect((await t.request('POST', `${OUTBOX}/99999999/retry`, { token: t.adminToken })).statusCode).toBe(404);
   });
 });

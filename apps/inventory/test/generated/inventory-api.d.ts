@@ -27165,6 +27165,12 @@ export interface operations {
                 status?: "pending" | "sent" | "failed";
                 /** @description low_stock, purchase_submitted, purchase_decided */
                 kind?: "low_stock" | "purchase_submitted" | "purchase_decided";
+                /** @description 主题或收件人（不区分大小写） */
+                keyword?: string;
+                /** @description 写入时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 写入时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;
@@ -27393,6 +27399,12 @@ export interface operations {
                 event_id?: string;
                 /** @description 只看该公司的通知（消息的 company_name） */
                 company?: string;
+                /** @description 消息内容中的任意文字（序列号、条码、出库单号、操作人…；不区分大小写） */
+                keyword?: string;
+                /** @description 写入时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
+                start_date?: string;
+                /** @description 写入时间止: YYYY-MM-DD（含北京时间当日整天）或日期时间 */
+                end_date?: string;
             };
             header?: never;
             path?: never;

@@ -9,8 +9,9 @@ export function userListConditions(
   query: { keyword?: string; role?: string; active?: boolean },
 ): (SQL | undefined)[] {
   const conditions: (SQL | undefined)[] = [];
-  if (query.keyword) {
-    const pattern = likePattern(query.keyword);
+  const keyword = query.keyword?.trim();
+  if (keyword) {
+    const pattern = likePattern(keyword);
     conditions.push(or(ilike(columns.username, pattern), ilike(columns.name, pattern)));
   }
   if (query.role) conditions.push(eq(columns.role, query.role));

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 import { NOTIFICATION_KINDS, OUTBOX_STATUSES } from '../../db/schema/index.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -24,6 +24,8 @@ export const OutboxListQuery = Type.Object({
   kind: Type.Optional(Type.Union(NOTIFICATION_KINDS.map((kind) => Type.Literal(kind)), { description: 'stock-in, outbound' })),
   event_id: Type.Optional(Type.String({ format: 'uuid' })),
   company: Type.Optional(Type.String({ maxLength: 64, description: '只看该公司的通知（消息的 company_name）' })),
+  keyword: Type.Optional(Type.String({ maxLength: 100, description: '消息内容中的任意文字（序列号、条码、出库单号、操作人…；不区分大小写）' })),
+  ...timeRangeQuery('写入时间'),
 });
 export type OutboxListQuery = Static<typeof OutboxListQuery>;
 

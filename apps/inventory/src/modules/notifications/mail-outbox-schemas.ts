@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '@wms/platform';
+import { PageQuery, timeRangeQuery } from '@wms/platform';
 import { MAIL_KINDS } from '../../db/schema/index.js';
 
 export const MAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
@@ -23,5 +23,7 @@ export const MailListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(Type.Union(MAIL_STATUSES.map((status) => Type.Literal(status)), { description: 'pending, sent, failed' })),
   kind: Type.Optional(Type.Union(MAIL_KINDS.map((kind) => Type.Literal(kind)), { description: MAIL_KINDS.join(', ') })),
+  keyword: Type.Optional(Type.String({ maxLength: 100, description: '主题或收件人（不区分大小写）' })),
+  ...timeRangeQuery('写入时间'),
 });
 export type MailListQuery = Static<typeof MailListQuery>;
