@@ -30,6 +30,17 @@ function describeLockOn(name: string, makeStore: () => LockStore, enabled = true
       expect((await t.request('PUT', PATH, { token: t.adminToken, body: BODY })).statusCode).toBe(200);
     });
 
+    it('runs identical submissions sent at once only once: the others are 409 LOCK_HELD and write nothing', async () => {
+      const manager = await t.user('WAREHOUSE_MGR', 'ALPHA');
+      const created = await t.request('POST', '/api/v1/inbound/base', { token: manager.token, body: { name: '同时提交', category: 'ALPHA/锁' } });
+      const body = { items: [{ base_id: created.json().id, quantity: 3 }] };
+      const answers = await Promise.all([1, 2, 3, 4].map(() => t.request('POST', '/api/v1/purchase', { token: manager.token, body })));
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409, 409, 409]);
+      expect(answers.filter((answer) => answer.statusCode === 409).map((answer) => answer.json().code)).toEqual(['LOCK_HELD', 'LOCK_HELD', 'LOCK_HELD']);
+      const requests = (await t.request('GET', `/api/v1/purchase?limit=200&keyword=${encodeURIComponent('同时提交')}`, { token: manager.token })).json();
+      expect(requests.total).toBe(1);
+    });
+
     it('releases the lock when the call ends, so a repeat after completion goes through', async () => {
       expect((await t.request('PUT', PATH, { token: t.adminToken, body: BODY })).statusCode).toBe(200);
       expect((await t.request('PUT', PATH, { token: t.adminToken, body: BODY })).statusCode).toBe(200);

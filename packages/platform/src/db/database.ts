@@ -259,9 +259,14 @@ async function openPglite(options: OpenDatabaseOptions) {
     kind: 'pglite' as const,
     db,
     migrate: () => mutex.runExclusive(() => migratePglite(db as never, { migrationsFolder: options.migrationsFolder })),
-    transaction: <T, R>(audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>) =>
-      mutex.runExclusive(() => pgliteTransaction(client, dialect, audit, fn, opening)),
-    read: <T>(fn: (q: Queryable) => Promise<T>) => mutex.runExclusive(() => fn(db)),
+    transaction: async <T, R>(audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>) => {
+      await otherRequestsFirst();
+      return mutex.runExclusive(() => pgliteTransaction(client, dialect, audit, fn, opening));
+    },
+    read: async <T>(fn: (q: Queryable) => Promise<T>) => {
+      if (!mutex.held) await otherRequestsFirst();
+      return mutex.runExclusive(() => fn(db));
+    },
     ping: async () => !closed && !client.closed,
     close: async () => {
       if (closed) return;
@@ -271,6 +276,14 @@ async function openPglite(options: OpenDatabaseOptions) {
     },
   };
 }
+
+/**
+ * PGlite answers without ever waiting on a socket, so a request's whole run is one chain of promise callbacks
+ * and a second request sent at the same moment is only read after the first has answered: the idempotency lock
+ * of an identical submission (spec 5.4) would never be seen held. Letting pending I/O in before each write
+ * transaction gives requests in flight the interleaving they have on PostgreSQL.
+ */
+const otherRequestsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Runs raw SQL and returns its rows typed as T (for reports, checks and tests). */
 export async function queryRows<T>(q: Queryable, query: import('drizzle-orm').SQL): Promise<T[]> {

@@ -12,6 +12,11 @@ export class Mutex {
    * merely started from inside (a timer, a background task) does not inherit the lock. */
   private readonly holder = new AsyncLocalStorage<{ held: boolean }>();
 
+  /** Whether the calling async chain holds the lock (work inside a running transaction). */
+  get held(): boolean {
+    return this.holder.getStore()?.held === true;
+  }
+
   async runExclusive<T>(fn: () => Promise<T>): Promise<T> {
     if (this.holder.getStore()?.held) return fn();
     const previous = this.tail;
