@@ -195,7 +195,7 @@ describe('material field permissions', () => {
       expect(headers).toEqual(expect.arrayContaining(['名称', '规格型号', '分类', '采购链接', '参考价', '产品图片备注', '说明书链接备注', '备注']));
       expect(data).toHaveLength(1);
       const row = Object.fromEntries(headers.map((header, i) => [header, data[0]![i]]));
-      expect(row).toMatchObject({ 名称: '导出物料', 备注: '=cmd|/c calc', 采购链接: '+SUM(A1)', 规格型号: '@evil', 参考价: 10.5, 公司: 'ALPHA' });
+      expect(row).toMatchObject({ 名称: '导出物料', 备注: "'=cmd|/c calc", 采购链接: "'+SUM(A1)", 规格型号: "'@evil", 参考价: 10.5, 公司: 'ALPHA' });
     });
 
     it('writes a sheet a person can use: Beijing date cells, numbers, text that never runs, frozen filtered header', async () => {
@@ -221,7 +221,7 @@ describe('material field permissions', () => {
       for (const [header, text] of [['备注', '-2+3'], ['规格型号', '=1+1']]) {
         expect(cell(header!).type, header).toBe(ExcelJS.ValueType.String);
         expect(cell(header!).formula).toBeUndefined();
-        expect(cell(header!).text).toBe(text);
+        expect(cell(header!).text).toBe(`'${text}`);
       }
       expect(sheet.getColumn(headers.indexOf('创建时间') + 1).width).toBeGreaterThanOrEqual(19);
     });

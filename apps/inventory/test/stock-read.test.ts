@@ -351,7 +351,7 @@ describe('stock rows: detail, list and scan', () => {
         expect(file.lines.map((line) => line['条码'])).toEqual(['DT-0201', 'DT-0120', 'DT-0110']);
         expect(file.lines[2]).toMatchObject({
           ID: early.id, 库存类别: '外购件', 条码: 'DT-0110', 物料ID: dated.id, 物料名称: '日期筛选物料', 规格型号: 'DT-SPEC', 单位: '个',
-          公司: 'ALPHA', 库存数量: 10, 可用数量: 10, 入库数量: 10, 状态: '在库', 库位: 'A/01/01', 批次号: '=1+1', 单位成本: 1.5, 参考价: 2.5,
+          公司: 'ALPHA', 库存数量: 10, 可用数量: 10, 入库数量: 10, 状态: '在库', 库位: 'A/01/01', 批次号: "'=1+1", 单位成本: 1.5, 参考价: 2.5,
         });
         expect(file.lines[0]).toMatchObject({ 库存类别: '成品', 序列号: 'SN-DT' });
       }

@@ -10,7 +10,7 @@ import { multipartBody } from './support/multipart.js';
 
 /**
  * Every spreadsheet the inventory service reads or writes (contract §7, decisions "Spreadsheet exports",
- * "BOM and import"): formula-like text comes out as constant text, numbers and times as typed cells, and a
+ * "BOM and import"): formula-like text comes out as constant text behind an apostrophe, numbers and times as typed cells, and a
  * bad upload is a 4xx with msg and code that writes nothing.
  */
 
@@ -46,16 +46,19 @@ function cellOf(file: Download, sheetName: string, marker: string, header: strin
   expect(column, `${sheetName}: ${header}`).toBeGreaterThan(0);
   for (let n = 2; n <= sheet!.rowCount; n++) {
     const row = sheet!.getRow(n);
-    if ((row.values as unknown[]).some((value) => value === marker)) return row.getCell(column);
+    if ((row.values as unknown[]).some((value) => value === marker || value === shown(marker))) return row.getCell(column);
   }
   throw new Error(`${sheetName}: no row with ${marker}`);
 }
 
-/** Constant text exactly as stored: a string cell, never a formula. */
+/** What a reader sees of stored text: text that begins like a formula (=, +, -, @) behind an apostrophe. */
+const shown = (text: string) => (/^[=+\-@]/.test(text) ? `'${text}` : text);
+
+/** Constant text, neutralised where it begins like a formula: a string cell, never a formula. */
 function expectText(cell: ExcelJS.Cell, text: string) {
   expect(cell.type, `${cell.address} ${String(cell.value)}`).toBe(ExcelJS.ValueType.String);
   expect(cell.formula).toBeUndefined();
-  expect(cell.value).toBe(text);
+  expect(cell.value).toBe(shown(text));
 }
 
 function expectNumber(cell: ExcelJS.Cell, value: number) {
@@ -70,7 +73,7 @@ const expectNoFormula = (file: Download) => expect(file.xml).not.toMatch(/<f[\s>
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
-describe('exports keep formula-like text as constant text and type numbers and times', () => {
+describe('exports neutralise formula-like text (constant text behind an apostrophe) and type numbers and times', () => {
   it('material, stock and scrap records exports', async () => {
     const category = `ALPHA/公式${unique()}`;
     const [name, spec, remark, unit] = FORMULA_LIKE as [string, string, string, string];
@@ -261,6 +264,19 @@ describe('what an import reads from a workbook', () => {
     const answer = await preview(file);
     expect(answer.total).toBe(1);
     expect(answer.rows[0]).toMatchObject({ row: 2, status: 'success' });
+  });
+
+  it("reads an exported, neutralised cell back as the stored text (the export's apostrophe dropped)", async () => {
+    const name = `=HYPERLINK(${unique()})`;
+    const material = await createMaterial(t, w.mgr.token, { name, remark: '@note' });
+    const exported = await t.request('GET', `${API}/inbound/base/export?keyword=${encodeURIComponent(name)}`, { token: w.mgr.token });
+    const file = await download(exported);
+    expectText(cellOf(file, '物料', name, '名称'), name);
+    const { body, headers } = multipartBody({ type: 'material', mode: 'update' }, { filename: 'import.xlsx', data: exported.rawPayload });
+    const executed = await t.request('POST', `${API}/import/execute`, { token: w.mgr.token, body, headers });
+    expect(executed.statusCode, executed.body).toBe(200);
+    const stored = (await t.request('GET', `${API}/inbound/base/${material.id}`, { token: w.mgr.token })).json();
+    expect(stored).toMatchObject({ name, remark: '@note' });
   });
 
   it('takes a formula saved without its value as an empty cell, never as the text [object Object]', async () => {

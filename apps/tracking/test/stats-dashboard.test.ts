@@ -194,7 +194,7 @@ describe('dashboard statistics', () => {
     const adminRecords = rowsOf(admin, '工作记录');
     expect(adminRecords[0]).toEqual(['时间（北京）', '人员', '动作', '任务', '产品序列号', '型号', '阶段', '工时', '内容']);
     expect(adminRecords).toHaveLength(1 + 12);
-    expect(adminRecords.some((row) => row[8] === '=1+1')).toBe(true);
+    expect(adminRecords.some((row) => row[8] === "'=1+1")).toBe(true); // neutralised (contract §7)
     expect(rowsOf(admin, '人员汇总')).toHaveLength(1 + 3);
     const records = admin.getWorksheet('工作记录')!;
     expect(records.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
@@ -204,7 +204,8 @@ describe('dashboard statistics', () => {
     expect(time.type).toBe(ExcelJS.ValueType.Date);
     expect(time.value).toEqual(new Date(Math.floor(Date.parse(newest.created_at) / 1000) * 1000 + 8 * 3600_000));
     expect(records.getRow(2).getCell(8).type).toBe(ExcelJS.ValueType.Number);
-    const formula = records.getColumn(9).values.findIndex((value) => value === '=1+1');
+    const formula = records.getColumn(9).values.findIndex((value) => value === "'=1+1");
+    expect(formula).toBeGreaterThan(1);
     expect(records.getRow(formula).getCell(9).formula).toBeUndefined();
     expect(admin.getWorksheet('人员汇总')!.getRow(2).getCell(6).type).toBe(ExcelJS.ValueType.Date);
 

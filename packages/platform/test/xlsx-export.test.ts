@@ -68,7 +68,7 @@ describe('writeWorkbook', () => {
     expect(d!.value).toBe('SKU-2026-03-01T');
   });
 
-  it('writes formula-like text as plain string cells that keep their visible text', async () => {
+  it('neutralises formula-like text: a plain string cell behind an apostrophe, never a formula', async () => {
     const dangerous = ['=1+1', '+cmd|/c calc', '@SUM(A1)', '-2+3', '=HYPERLINK("http://evil","x")'];
     const file = await writeWorkbook([sheetOf(sheet(dangerous.map((note) => line({ name: note, note }))))]);
     const worksheet = (await readBack(file)).worksheets[0]!;
@@ -76,16 +76,16 @@ describe('writeWorkbook', () => {
       for (const cell of cellsOf(worksheet, index + 2).slice(0, 2)) {
         expect(cell.type).toBe(ExcelJS.ValueType.String);
         expect(cell.formula).toBeUndefined();
-        expect(cell.value).toBe(text);
-        expect(cell.text).toBe(text);
+        expect(cell.value).toBe(`'${text}`);
+        expect(cell.text).toBe(`'${text}`);
         expect(cell.numFmt).toBe('@'); // Text format: editing the cell keeps it text
       }
     });
     // In the file itself: inline-string cells (constant text), and no formula element anywhere.
     const zip = await JSZip.loadAsync(file);
     const xml = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
-    expect(xml).toContain('<c r="A2" s="1" t="inlineStr"><is><t>=1+1</t></is></c>');
-    expect(xml).toContain('<c r="A6" s="1" t="inlineStr"><is><t>=HYPERLINK(&quot;http://evil&quot;,&quot;x&quot;)</t></is></c>');
+    expect(xml).toContain('<c r="A2" s="1" t="inlineStr"><is><t>\'=1+1</t></is></c>');
+    expect(xml).toContain('<c r="A6" s="1" t="inlineStr"><is><t>\'=HYPERLINK(&quot;http://evil&quot;,&quot;x&quot;)</t></is></c>');
     expect(xml).not.toMatch(/<f[ >]/);
     expect(zip.file('xl/sharedStrings.xml')).toBeNull();
   });
@@ -107,7 +107,7 @@ describe('writeWorkbook', () => {
     expect(quantity1!.type).toBe(ExcelJS.ValueType.Number);
     expect(quantity1!.value).toBe(-5);
     expect(note1!.type).toBe(ExcelJS.ValueType.String);
-    expect(note1!.value).toBe('-5');
+    expect(note1!.value).toBe("'-5"); // text, neutralised like every text beginning with -
     const [, note2, quantity2] = cellsOf(worksheet, 3);
     expect(quantity2!.value).toBe(12.5);
     expect(note2!.value).toBe('7');
@@ -218,7 +218,7 @@ describe('writeWorkbook', () => {
     expect(spooled.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(spooled.getRow(1).getCell(1).font).toMatchObject({ bold: true });
     expect([2, 3, 6001].map((row) => spooled.getRow(row).values)).toEqual([
-      [undefined, 1, '=A1'],
+      [undefined, 1, "'=A1"],
       [undefined, 1, '部件1'],
       [undefined, 3000, '部件3000'],
     ]);

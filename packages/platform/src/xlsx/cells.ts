@@ -81,7 +81,17 @@ export function displayWidth(text: string): number {
 }
 
 const EMPTY: Cell = { kind: 'empty' };
-const textCell = (value: unknown): Cell => ({ kind: 'text', value: textOf(value) });
+/** Text a spreadsheet would take for a formula when typed or pasted (contract §7: =, +, -, @). */
+const FORMULA_START = /^[=+\-@]/;
+
+/**
+ * Contract §7: text that begins like a formula is neutralised with a leading apostrophe (the OWASP rule for
+ * formula injection), so no copy, paste, re-typing or CSV save of the cell can turn it into a formula; the
+ * imports drop that apostrophe again, so an exported file reads back as it was stored.
+ */
+export const neutralisedText = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+
+const textCell = (value: unknown): Cell => ({ kind: 'text', value: neutralisedText(textOf(value)) });
 const numberCell = (value: number): Cell => ({ kind: 'number', value });
 const datetimeCell = (instant: Date): Cell => ({ kind: 'datetime', value: beijingWallClock(instant) });
 const dateCell = (day: Date): Cell => ({ kind: 'date', value: day });

@@ -54,8 +54,8 @@ async function writePart(zip: ZipStream, name: string, xml: string): Promise<voi
  * Writes the sheets into `output` as they are read, so a large export never holds a whole workbook
  * (a few chunks at most: writing waits while the output is full). Every sheet has a bold, frozen
  * header row with a filter and sized columns; times are date cells in Beijing time; text is written
- * as inline text cells that no spreadsheet evaluates as a formula (contract §7), keeping what the
- * user sees exactly the stored text. Ends `output` when done; on failure `output` is the caller's.
+ * as inline text cells that no spreadsheet evaluates as a formula, formula-like text behind an
+ * apostrophe (contract §7). Ends `output` when done; on failure `output` is the caller's.
  */
 export async function writeWorkbookTo(sheets: WorkbookSheet[], output: Writable): Promise<void> {
   if (sheets[0] instanceof SpooledSheet) throw new Error('a spooled sheet is filled by an earlier sheet and cannot come first');

@@ -191,6 +191,8 @@ async function readRows(workbookZip: Buffer, maxRows: number): Promise<ImportShe
   return { header, rows };
 }
 
+const NEUTRALISED = /^'[=+\-@]/;
+
 /** exceljs row values (1-based, sparse; rich text, formulas, hyperlinks as objects) as plain cells. */
 function cellsOf(values: unknown[]): ImportCell[] {
   const cells: ImportCell[] = [];
@@ -200,7 +202,8 @@ function cellsOf(values: unknown[]): ImportCell[] {
 
 function plainCell(value: unknown): ImportCell {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return value.trim() === '' ? null : value;
+  // the apostrophe an export put before formula-like text (neutralisedText) is not part of the value
+  if (typeof value === 'string') return value.trim() === '' ? null : NEUTRALISED.test(value) ? value.slice(1) : value;
   if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
   if (typeof value === 'object') {
     const object = value as { richText?: { text: string }[]; result?: unknown; text?: unknown; error?: unknown };

@@ -2,8 +2,8 @@ import { DATE_FORMAT, DATETIME_FORMAT, type Cell } from './cells.js';
 
 /*
  * The SpreadsheetML (ECMA-376) text of a workbook, written row by row. Text cells are inline strings
- * (t="inlineStr"): a constant, never a formula, so '=1+1' or '@SUM(A1)' shows exactly as stored and
- * no program evaluates it; there is no <f> element anywhere. They are formatted as Text ('@'), so
+ * (t="inlineStr"): a constant, never a formula, and text that begins like one (=, +, -, @) carries a
+ * leading apostrophe (cells.ts neutralisedText); there is no <f> element anywhere. They are formatted as Text ('@'), so
  * editing a cell and pressing Enter keeps it text. Inline strings need no shared-strings table,
  * which would hold every distinct text of the file in memory until the end.
  */
