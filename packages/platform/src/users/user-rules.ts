@@ -1,6 +1,6 @@
-import { eq, ilike, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Actor } from '../auth/actor.js';
-import { likePattern } from '../db/scope-sql.js';
+import { keywordMatch } from '../db/scope-sql.js';
 import { AppError } from '../errors.js';
 
 /** The filters of both user lists besides the caller's scope: keyword (username or name), role, active. */
@@ -9,11 +9,7 @@ export function userListConditions(
   query: { keyword?: string; role?: string; active?: boolean },
 ): (SQL | undefined)[] {
   const conditions: (SQL | undefined)[] = [];
-  const keyword = query.keyword?.trim();
-  if (keyword) {
-    const pattern = likePattern(keyword);
-    conditions.push(or(ilike(columns.username, pattern), ilike(columns.name, pattern)));
-  }
+  conditions.push(keywordMatch(query.keyword, columns.username, columns.name));
   if (query.role) conditions.push(eq(columns.role, query.role));
   if (query.active !== undefined) conditions.push(eq(columns.active, query.active));
   return conditions;

@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, ilike, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import {
   AppError,
   companyCondition,
   dayRangeCondition,
-  likePattern,
+  keywordMatch,
   pageOf,
   pagingOf,
   timeRangeCondition,
@@ -112,10 +112,9 @@ export async function versionView(q: Queryable, where: ReturnType<typeof and>): 
  */
 export async function listVersions(ctx: UseCaseContext, parentId: number, query: BomVersionsQuery): Promise<Page<BomVersionSummary>> {
   const paging = pagingOf(query);
-  const keyword = query.keyword?.trim();
   const where = and(
     eq(bomVersions.parentId, parentId),
-    keyword ? ilike(bomVersions.remark, likePattern(keyword)) : undefined,
+    keywordMatch(query.keyword, bomVersions.remark),
     timeRangeCondition(bomVersions.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {
@@ -140,8 +139,6 @@ export async function listVersions(ctx: UseCaseContext, parentId: number, query:
  */
 export async function listBuiltSerials(ctx: UseCaseContext, versionId: number, query: BuiltSerialsQuery): Promise<Page<BuiltSerialView>> {
   const paging = pagingOf(query);
-  const keyword = query.keyword?.trim();
-  const pattern = keyword ? likePattern(keyword) : undefined;
   return ctx.read(async (q) => {
     const [version] = await q
       .select({ id: bomVersions.id })
@@ -150,9 +147,7 @@ export async function listBuiltSerials(ctx: UseCaseContext, versionId: number, q
     if (!version) throw new AppError('NOT_FOUND', `BOM 版本 ${versionId} 不存在`);
     const builtFrom = and(
       eq(stockRows.bomVersionId, versionId),
-      pattern
-        ? or(ilike(stockRows.sku, pattern), ilike(stockRows.serialNumber, pattern), ilike(stockRows.warehouseLocation, pattern))
-        : undefined,
+      keywordMatch(query.keyword, stockRows.sku, stockRows.serialNumber, stockRows.warehouseLocation),
       dayRangeCondition(stockRows.inDate, query.start_date, query.end_date),
     );
     const rows = await q.select().from(stockRows).where(builtFrom).orderBy(desc(stockRows.id)).limit(paging.limit).offset(paging.offset);

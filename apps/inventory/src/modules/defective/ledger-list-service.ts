@@ -1,5 +1,5 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, type Page, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { companyCondition, keywordMatch, type Page, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { transDefectiveGoods } from '../../db/schema/index.js';
 import { toLedgerEntryView } from './ledger-mapper.js';
 import type { LedgerEntryView, LedgerListQuery } from './schemas.js';
@@ -27,12 +27,5 @@ export async function listLedger(ctx: UseCaseContext, query: LedgerListQuery): P
 }
 
 function keywordCondition(keyword: string | undefined): SQL | undefined {
-  const text = keyword?.trim();
-  if (!text) return undefined;
-  const pattern = likePattern(text);
-  return or(
-    ilike(transDefectiveGoods.sku, pattern),
-    ilike(transDefectiveGoods.materialName, pattern),
-    ilike(transDefectiveGoods.specModel, pattern),
-  );
+  return keywordMatch(keyword, transDefectiveGoods.sku, transDefectiveGoods.materialName, transDefectiveGoods.specModel);
 }

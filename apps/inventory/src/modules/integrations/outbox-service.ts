@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { AppError, companyCondition, likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
+import { AppError, companyCondition, keywordMatch, notFound, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { notificationOutbox, type NotificationOutboxRow } from '../../db/schema/index.js';
 import { announceOutboxMessages } from '../notifications/outbox-signal.js';
 import type { OutboxListQuery, OutboxMessageView } from './schemas.js';
@@ -13,7 +13,7 @@ export async function listOutbox(ctx: UseCaseContext, query: OutboxListQuery) {
     query.event_id ? eq(notificationOutbox.eventId, query.event_id) : undefined,
     // spec 2.1: a list narrows to one company by `company`; a message's company is the one it names
     companyCondition(ctx.scope(query.company), sql`${notificationOutbox.payload}->>'company_name'`),
-    query.keyword?.trim() ? sql`${notificationOutbox.payload}::text ilike ${likePattern(query.keyword.trim())}` : undefined,
+    keywordMatch(query.keyword, sql`${notificationOutbox.payload}::text`),
     timeRangeCondition(notificationOutbox.createdAt, query.start_date, query.end_date),
   ];
   const where = and(...conditions);

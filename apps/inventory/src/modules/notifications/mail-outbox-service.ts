@@ -1,5 +1,5 @@
-import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { AppError, likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
+import { and, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { AppError, keywordMatch, notFound, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { mailOutbox, type MailOutboxRow } from '../../db/schema/index.js';
 import { deliverMail } from './mailer.js';
 import type { MailListQuery, MailStatus, MailView } from './mail-outbox-schemas.js';
@@ -16,12 +16,10 @@ const statusOf = (row: MailOutboxRow): MailStatus => (row.sentAt ? 'sent' : row.
 /** GET /mail/outbox: every mail the service wrote, newest first (SUPER_ADMIN). */
 export async function listMails(ctx: UseCaseContext, query: MailListQuery) {
   const paging = pagingOf(query);
-  const keyword = query.keyword?.trim();
-  const pattern = keyword ? likePattern(keyword) : undefined;
   const where = and(
     query.status ? STATUS_CONDITIONS[query.status] : undefined,
     query.kind ? eq(mailOutbox.kind, query.kind) : undefined,
-    pattern ? or(ilike(mailOutbox.subject, pattern), sql`array_to_string(${mailOutbox.toAddresses}, ' ') ilike ${pattern}`) : undefined,
+    keywordMatch(query.keyword, mailOutbox.subject, sql`array_to_string(${mailOutbox.toAddresses}, ' ')`),
     timeRangeCondition(mailOutbox.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { AppError, beijingDate, can, companyCondition, dayRangeCondition, likePattern, notFound, type Page, pageOf, pagingOf, type UseCaseContext, validationFailed } from '@wms/platform';
+import { AppError, beijingDate, can, companyCondition, dayRangeCondition, keywordMatch, likePattern, notFound, type Page, pageOf, pagingOf, type UseCaseContext, validationFailed } from '@wms/platform';
 import { materials, PURCHASE_STATUS, purchaseRequests, users, type PurchaseStatus } from '../../db/schema/index.js';
 import { purchasePriceVisibility, selectPurchaseRecords, toPurchaseView } from './purchase-views.js';
 import { beijingStamp, inBatch, isBatchKey, lastBatchSeq } from './request-no.js';
@@ -85,13 +85,11 @@ export async function getPurchaseBatch(ctx: UseCaseContext, batchKey: string): P
  */
 export async function listApprovedUnstocked(ctx: UseCaseContext, query: ApprovedUnstockedQuery): Promise<Page<PurchaseRequestView>> {
   const paging = pagingOf(query);
-  const keyword = query.keyword?.trim();
-  const pattern = keyword ? likePattern(keyword) : undefined;
   const where = and(
     companyCondition(ctx.scope(query.company), purchaseRequests.companyName),
     eq(purchaseRequests.status, PURCHASE_STATUS.approved),
     query.base_id === undefined ? undefined : eq(purchaseRequests.baseId, query.base_id),
-    pattern ? or(ilike(purchaseRequests.requestNo, pattern), ilike(materials.name, pattern), ilike(materials.specModel, pattern)) : undefined,
+    keywordMatch(query.keyword, purchaseRequests.requestNo, materials.name, materials.specModel),
     dayRangeCondition(purchaseRequests.purchaseDate, query.start_date, query.end_date),
   );
   const prices = purchasePriceVisibility(ctx.actor);

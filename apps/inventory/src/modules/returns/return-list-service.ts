@@ -1,5 +1,5 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, type Page, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { companyCondition, keywordMatch, type Page, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { transReturn } from '../../db/schema/index.js';
 import { toReturnView } from './return-mapper.js';
 import type { ReturnListQuery, ReturnView } from './schemas.js';
@@ -31,15 +31,5 @@ export async function listReturns(ctx: UseCaseContext, query: ReturnListQuery): 
 }
 
 function keywordCondition(keyword: string | undefined): SQL | undefined {
-  const text = keyword?.trim();
-  if (!text) return undefined;
-  const pattern = likePattern(text);
-  return or(
-    ilike(transReturn.outboundNo, pattern),
-    ilike(transReturn.materialName, pattern),
-    ilike(transReturn.specModel, pattern),
-    ilike(transReturn.sku, pattern),
-    ilike(transReturn.reason, pattern),
-    ilike(transReturn.operator, pattern),
-  );
+  return keywordMatch(keyword, transReturn.outboundNo, transReturn.materialName, transReturn.specModel, transReturn.sku, transReturn.reason, transReturn.operator);
 }

@@ -1,5 +1,5 @@
-import { and, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, timeRangeCondition, type UseCaseContext } from '@wms/platform';
+import { and, eq, isNull, or, type SQL } from 'drizzle-orm';
+import { companyCondition, keywordMatch, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { transScrap } from '../../db/schema/index.js';
 import type { ScrapRecordsQuery } from './schemas.js';
 
@@ -24,15 +24,5 @@ function categoryCondition(category: string | undefined): SQL | undefined {
 }
 
 function keywordCondition(keyword: string | undefined): SQL | undefined {
-  const text = keyword?.trim();
-  if (!text) return undefined;
-  const pattern = likePattern(text);
-  return or(
-    ilike(transScrap.sku, pattern),
-    ilike(transScrap.materialName, pattern),
-    ilike(transScrap.specModel, pattern),
-    ilike(transScrap.reason, pattern),
-    ilike(transScrap.operator, pattern),
-    ilike(transScrap.trackRef, pattern),
-  );
+  return keywordMatch(keyword, transScrap.sku, transScrap.materialName, transScrap.specModel, transScrap.reason, transScrap.operator, transScrap.trackRef);
 }

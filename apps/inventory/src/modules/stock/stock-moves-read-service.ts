@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, pageOf, pagingOf, timeRangeCondition, type Page, type UseCaseContext } from '@wms/platform';
+import { companyCondition, keywordPattern, type Page, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { materials, stockMoves } from '../../db/schema/index.js';
 import { normalizeLocation } from './location.js';
 import type { LocationMovesQuery, RowMovesQuery, StockMoveView } from './move-schemas.js';
@@ -39,8 +39,7 @@ export async function listMovesAtLocation(ctx: UseCaseContext, query: LocationMo
  * account or name — or the moved material's name or spec; start_date / end_date on moved_at.
  */
 function moveFilters(query: RowMovesQuery): SQL | undefined {
-  const keyword = query.keyword?.trim();
-  const pattern = keyword ? likePattern(keyword) : undefined;
+  const pattern = keywordPattern(query.keyword);
   return and(
     pattern
       ? or(

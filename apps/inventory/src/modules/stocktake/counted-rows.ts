@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { companyCondition, likePattern, toQuantity, type CompanyScope } from '@wms/platform';
+import { companyCondition, type CompanyScope, keywordMatch, toQuantity } from '@wms/platform';
 import { SYSTEM_OPERATOR, type StocktakeSessionRow } from '../../db/schema/index.js';
 import type { CountItemView, StatusFilter } from './schemas.js';
 import { MOVED_REASON_SQL } from './book-moved.js';
@@ -67,11 +67,7 @@ export function statusCondition(filter: StatusFilter | undefined): SQL | undefin
 }
 
 export function keywordCondition(keyword: string | undefined): SQL | undefined {
-  const trimmed = keyword?.trim();
-  if (!trimmed) return undefined;
-  const pattern = likePattern(trimmed);
-  return sql`(c.sku ilike ${pattern} or c.material_name ilike ${pattern} or c.spec_model ilike ${pattern}
-    or c.warehouse_location ilike ${pattern} or c.batch_number ilike ${pattern} or c.serial_number ilike ${pattern})`;
+  return keywordMatch(keyword, ...['sku', 'material_name', 'spec_model', 'warehouse_location', 'batch_number', 'serial_number'].map((column) => sql.raw(`c.${column}`)));
 }
 
 /** The walk order of a count: by location, then row. */

@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { likePattern, pageOf, pagingOf, timeRangeCondition, type Page, type UseCaseContext } from '@wms/platform';
+import { keywordPattern, pageOf, pagingOf, timeRangeCondition, type Page, type UseCaseContext } from '@wms/platform';
 import { stocktakeDrafts } from '../../db/schema/index.js';
 import { countDrafts, readDraftViews } from './draft-views.js';
 import type { DraftListQuery, DraftView } from './schemas.js';
@@ -9,16 +9,12 @@ import { assertActive, lockSession, requireSession } from './sessions.js';
  * keyword of a list of counts (case-insensitive substring, wildcards literal): the draft's uuid (the row's sku),
  * counter or remark, its material's name or spec, or its stock row's location, batch or serial.
  */
-export function draftKeywordCondition(
-  keyword: string | undefined,
-  draft: { uuid: SQL; userId: SQL; remark: SQL; baseId: SQL; stockId: SQL },
-): SQL | undefined {
-  const trimmed = keyword?.trim();
-  if (!trimmed) return undefined;
-  const pattern = likePattern(trimmed);
-  return sql`(${draft.uuid} ilike ${pattern} or ${draft.userId} ilike ${pattern} or ${draft.remark} ilike ${pattern}
-    or exists (select 1 from materials km where km.id = ${draft.baseId} and (km.name ilike ${pattern} or km.spec_model ilike ${pattern}))
-    or exists (select 1 from stock_rows ks where ks.id = ${draft.stockId}
+export function draftKeywordCondition(keyword: string | undefined, draft: SQL): SQL | undefined {
+  const pattern = keywordPattern(keyword);
+  if (!pattern) return undefined;
+  return sql`(${draft}.uuid ilike ${pattern} or ${draft}.user_id ilike ${pattern} or ${draft}.remark ilike ${pattern}
+    or exists (select 1 from materials km where km.id = ${draft}.base_id and (km.name ilike ${pattern} or km.spec_model ilike ${pattern}))
+    or exists (select 1 from stock_rows ks where ks.id = ${draft}.stock_id
       and (ks.warehouse_location ilike ${pattern} or ks.batch_number ilike ${pattern} or ks.serial_number ilike ${pattern})))`;
 }
 
@@ -29,13 +25,7 @@ export function draftKeywordCondition(
 export async function listDrafts(ctx: UseCaseContext, query: DraftListQuery): Promise<Page<DraftView>> {
   const paging = pagingOf(query);
   const filters = and(
-    draftKeywordCondition(query.keyword, {
-      uuid: sql`${stocktakeDrafts.uuid}`,
-      userId: sql`${stocktakeDrafts.userId}`,
-      remark: sql`${stocktakeDrafts.remark}`,
-      baseId: sql`${stocktakeDrafts.baseId}`,
-      stockId: sql`${stocktakeDrafts.stockId}`,
-    }),
+    draftKeywordCondition(query.keyword, sql`${stocktakeDrafts}`),
     timeRangeCondition(stocktakeDrafts.scanTime, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {

@@ -39,7 +39,7 @@ export async function varianceReport(ctx: UseCaseContext, query: VarianceQuery) 
     if (hidden && query.only_diff) {
       throw new AppError('STATUS_NOT_ALLOWED', '盲盘进行中，不能只看差异（账面数量在盘点结束后可见）', { field: 'only_diff' });
     }
-    const keyword = draftKeywordCondition(query.keyword, { uuid: sql`d.uuid`, userId: sql`d.user_id`, remark: sql`d.remark`, baseId: sql`d.base_id`, stockId: sql`d.stock_id` });
+    const keyword = draftKeywordCondition(query.keyword, sql`d`);
     const scanned = timeRangeCondition(sql`d.scan_time`, query.start_date, query.end_date);
     const where = sql`d.session_id = ${session.id} ${query.only_diff ? sql`and (s.id is null or d.quantity <> s.stock_quantity)` : sql``}
       ${keyword ? sql`and ${keyword}` : sql``} ${scanned ? sql`and ${scanned}` : sql``}`;

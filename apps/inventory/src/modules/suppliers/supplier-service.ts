@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ilike, ne, or } from 'drizzle-orm';
-import { AppError, companyCondition, likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext } from '@wms/platform';
+import { and, asc, count, eq, ne } from 'drizzle-orm';
+import { AppError, companyCondition, keywordMatch, notFound, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext } from '@wms/platform';
 import { purchaseRequests, suppliers, type SupplierRow } from '../../db/schema/index.js';
 import { companyForRecord } from '../identity/company-rules.js';
 import { toSupplierView } from './supplier-mapper.js';
@@ -8,10 +8,9 @@ import type { CreateSupplierBody, SupplierListQuery, SupplierView, UpdateSupplie
 /** GET /suppliers: the caller's company's suppliers (login only), id order, keyword on name or contact, dates on created_at. */
 export async function listSuppliers(ctx: UseCaseContext, query: SupplierListQuery) {
   const paging = pagingOf(query);
-  const keyword = query.keyword?.trim();
   const where = and(
     companyCondition(ctx.scope(query.company), suppliers.companyName),
-    keyword ? or(ilike(suppliers.name, likePattern(keyword)), ilike(suppliers.contact, likePattern(keyword))) : undefined,
+    keywordMatch(query.keyword, suppliers.name, suppliers.contact),
     timeRangeCondition(suppliers.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {

@@ -1,9 +1,8 @@
-import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { beijingIso, beijingMidnight, likePattern, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
+import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { beijingIso, beijingMidnight, keywordMatch, keywordPattern, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
 import { auditLogs, users } from '../../db/schema/index.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
 
-const targetCondition = (pattern: string) => or(ilike(auditLogs.targetId, pattern), ilike(auditLogs.targetName, pattern));
 
 function conditionsOf(query: AuditQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
@@ -13,16 +12,13 @@ function conditionsOf(query: AuditQuery): SQL | undefined {
     if (actions.length > 0) conditions.push(inArray(auditLogs.action, actions));
   }
   if (query.username) conditions.push(eq(auditLogs.username, query.username));
-  const targetKeyword = query.target_keyword?.trim();
-  if (targetKeyword) conditions.push(targetCondition(likePattern(targetKeyword)));
+  conditions.push(keywordMatch(query.target_keyword, auditLogs.targetId, auditLogs.targetName));
   // the general list keyword (contract §8): the object (id or stored name) or the person (account or name)
-  const keyword = query.keyword?.trim();
-  if (keyword) {
-    const pattern = likePattern(keyword);
+  const pattern = keywordPattern(query.keyword);
+  if (pattern) {
     conditions.push(
       or(
-        targetCondition(pattern),
-        ilike(auditLogs.username, pattern),
+        keywordMatch(query.keyword, auditLogs.targetId, auditLogs.targetName, auditLogs.username),
         sql`${auditLogs.username} in (select ${users.username} from ${users} where ${users.name} ilike ${pattern})`,
       ),
     );

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, ne, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, notExists, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { forbidden, likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type Actor, type Queryable, type UseCaseContext } from '@wms/platform';
+import { type Actor, forbidden, keywordMatch, notFound, pageOf, pagingOf, type Queryable, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import {
   businessGroupMembers,
   businessGroupPhases,
@@ -86,8 +86,7 @@ async function toGroupViews(q: Queryable, actor: Actor, records: GroupRecord[]):
 export async function listGroups(ctx: UseCaseContext, query: GroupListQuery) {
   const paging = pagingOf(query);
   const conditions: (SQL | undefined)[] = [canManageGroup(ctx.actor) ? undefined : sql`${mine.id} is not null`];
-  const keyword = query.keyword?.trim();
-  if (keyword) conditions.push(ilike(businessGroups.name, likePattern(keyword)));
+  conditions.push(keywordMatch(query.keyword, businessGroups.name));
   if (query.active !== undefined) conditions.push(eq(businessGroups.active, query.active));
   conditions.push(timeRangeCondition(businessGroups.createdAt, query.start_date, query.end_date));
   const where = and(...conditions);

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ilike, isNull, like, notExists, or, sql, type SQL } from 'drizzle-orm';
-import { AppError, forbidden, likePattern, pageOf, pagingOf, timeRangeCondition, validationFailed, type Tx, type UseCaseContext } from '@wms/platform';
+import { and, asc, count, eq, isNull, like, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { AppError, forbidden, keywordMatch, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext, validationFailed } from '@wms/platform';
 import { materials, type MaterialRow } from '../../db/schema/index.js';
 import { toMaterialView } from './product-mapper.js';
 import type { CreateMaterialBody, MaterialListQuery } from './schemas.js';
@@ -67,8 +67,7 @@ export async function upsertMaterial(tx: Tx, notice: MaterialNotice): Promise<Ma
 export async function listMaterials(ctx: UseCaseContext, prefix: string, query: MaterialListQuery) {
   const paging = pagingOf(query);
   const conditions: (SQL | undefined)[] = [departmentCategoryCondition(prefix)];
-  const keyword = query.keyword?.trim();
-  if (keyword) conditions.push(or(ilike(materials.name, likePattern(keyword)), ilike(materials.category, likePattern(keyword))));
+  conditions.push(keywordMatch(query.keyword, materials.name, materials.category));
   conditions.push(timeRangeCondition(materials.createdAt, query.start_date, query.end_date));
   const where = and(...conditions);
   return ctx.read(async (q) => {

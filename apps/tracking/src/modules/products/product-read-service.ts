@@ -1,5 +1,5 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { keywordMatch, notFound, pageOf, pagingOf, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { products } from '../../db/schema/index.js';
 import type { TrackingContext } from '../identity/data-scope.js';
 import { toProductView } from './product-mapper.js';
@@ -9,11 +9,7 @@ import type { ProductListQuery } from './schemas.js';
 /** One WHERE for the page and the total: the data scope is part of it (spec 4.3), never applied after paging. */
 function productWhere(scopeCondition: SQL | undefined, query: ProductListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [scopeCondition];
-  const keyword = query.keyword?.trim();
-  if (keyword) {
-    const pattern = likePattern(keyword);
-    conditions.push(or(ilike(products.serialNumber, pattern), ilike(products.model, pattern)));
-  }
+  conditions.push(keywordMatch(query.keyword, products.serialNumber, products.model));
   if (query.status) conditions.push(eq(products.status, query.status));
   if (query.lifecycle_phase) conditions.push(eq(products.lifecyclePhase, query.lifecycle_phase));
   if (query.current_stage) conditions.push(eq(products.currentStage, query.current_stage));

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
-import { likePattern, notFound, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext } from '@wms/platform';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { keywordMatch, notFound, pageOf, pagingOf, timeRangeCondition, type Tx, type UseCaseContext } from '@wms/platform';
 import { reminders, type ReminderRow } from '../../db/schema/index.js';
 import type { ReminderListQuery, ReminderView } from './schemas.js';
 
@@ -25,11 +25,10 @@ export async function remindUser(tx: Tx, reminder: { userId: number; taskId: num
  */
 export async function listMyReminders(ctx: UseCaseContext, query: ReminderListQuery) {
   const paging = pagingOf(query);
-  const keyword = query.keyword?.trim();
   const where = and(
     eq(reminders.userId, ctx.actor.id),
     query.unread ? isNull(reminders.readAt) : undefined,
-    keyword ? ilike(reminders.content, likePattern(keyword)) : undefined,
+    keywordMatch(query.keyword, reminders.content),
     timeRangeCondition(reminders.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {

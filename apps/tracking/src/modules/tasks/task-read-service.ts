@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { likePattern, pageOf, pagingOf, timeRangeCondition } from '@wms/platform';
+import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
+import { keywordMatch, pageOf, pagingOf, timeRangeCondition } from '@wms/platform';
 import { products, taskLogs, tasks, users } from '../../db/schema/index.js';
 import type { TrackingContext } from '../identity/data-scope.js';
 import { productScopeCondition } from '../products/product-scope.js';
@@ -13,11 +13,7 @@ import type { TaskListQuery, TaskLogListQuery } from './schemas.js';
  */
 function taskWhere(scopeCondition: SQL | undefined, query: TaskListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [scopeCondition];
-  const keyword = query.keyword?.trim();
-  if (keyword) {
-    const pattern = likePattern(keyword);
-    conditions.push(or(ilike(tasks.title, pattern), ilike(products.serialNumber, pattern)));
-  }
+  conditions.push(keywordMatch(query.keyword, tasks.title, products.serialNumber));
   if (query.product_id) conditions.push(eq(tasks.productId, query.product_id));
   if (query.status) conditions.push(eq(tasks.status, query.status));
   if (query.type) conditions.push(eq(tasks.type, query.type));
@@ -52,10 +48,9 @@ export async function getTask(ctx: TrackingContext, id: number) {
 export async function listTaskLogs(ctx: TrackingContext, taskId: number, query: TaskLogListQuery) {
   const paging = pagingOf(query);
   const scope = await ctx.dataScope();
-  const keyword = query.keyword?.trim();
   const where = and(
     eq(taskLogs.taskId, taskId),
-    keyword ? or(ilike(taskLogs.content, likePattern(keyword)), ilike(users.name, likePattern(keyword)), ilike(users.username, likePattern(keyword))) : undefined,
+    keywordMatch(query.keyword, taskLogs.content, users.name, users.username),
     timeRangeCondition(taskLogs.createdAt, query.start_date, query.end_date),
   );
   return ctx.read(async (q) => {
