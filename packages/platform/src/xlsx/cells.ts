@@ -91,6 +91,9 @@ const FORMULA_START = /^[=+\-@]/;
  */
 export const neutralisedText = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
 
+/** The stored text of a cell an export neutralised (neutralisedText undone); other text as it is. */
+export const storedText = (text: string): string => (text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text);
+
 const textCell = (value: unknown): Cell => ({ kind: 'text', value: neutralisedText(textOf(value)) });
 const numberCell = (value: number): Cell => ({ kind: 'number', value });
 const datetimeCell = (instant: Date): Cell => ({ kind: 'datetime', value: beijingWallClock(instant) });

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { zipSync } from 'fflate';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { AppError } from '../errors.js';
+import { storedText } from './cells.js';
 
 /** The most an uploaded workbook may inflate to, all entries together (contract §7: zip bombs). */
 export const XLSX_MAX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024;
@@ -191,8 +192,6 @@ async function readRows(workbookZip: Buffer, maxRows: number): Promise<ImportShe
   return { header, rows };
 }
 
-const NEUTRALISED = /^'[=+\-@]/;
-
 /** exceljs row values (1-based, sparse; rich text, formulas, hyperlinks as objects) as plain cells. */
 function cellsOf(values: unknown[]): ImportCell[] {
   const cells: ImportCell[] = [];
@@ -203,7 +202,7 @@ function cellsOf(values: unknown[]): ImportCell[] {
 function plainCell(value: unknown): ImportCell {
   if (value === undefined || value === null) return null;
   // the apostrophe an export put before formula-like text (neutralisedText) is not part of the value
-  if (typeof value === 'string') return value.trim() === '' ? null : NEUTRALISED.test(value) ? value.slice(1) : value;
+  if (typeof value === 'string') return value.trim() === '' ? null : storedText(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
   if (typeof value === 'object') {
     const object = value as { richText?: { text: string }[]; result?: unknown; text?: unknown; error?: unknown };
