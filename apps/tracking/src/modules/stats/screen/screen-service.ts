@@ -85,6 +85,8 @@ export async function screenToday(ctx: TrackingContext) {
   const where = productFilterOf(await ctx.dataScope());
   const { today } = cardClockOf(ctx.now);
   const day = dayBounds(today);
+  // one condition for the day's tasks_done and its hourly column, so the hours add up to the total
+  const doneToday = and(taskStatusIs('DONE'), between(tasks.finishedAt, day))!;
   return ctx.read(async (q) => {
     const [productCounts] = await q
       .select({
@@ -96,7 +98,7 @@ export async function screenToday(ctx: TrackingContext) {
       .from(products)
       .where(where);
     const [taskCounts] = await q
-      .select({ created: countWhere(between(tasks.createdAt, day)), done: countWhere(and(taskStatusIs('DONE'), between(tasks.finishedAt, day))!) })
+      .select({ created: countWhere(between(tasks.createdAt, day)), done: countWhere(doneToday) })
       .from(tasks)
       .innerJoin(products, eq(products.id, tasks.productId))
       .where(where);
@@ -120,7 +122,7 @@ export async function screenToday(ctx: TrackingContext) {
               union all
               select ${hourOf(tasks.finishedAt)}, 'done'
                 from ${tasks} join ${products} on ${products.id} = ${tasks.productId}
-               where ${and(where, taskStatusIs('DONE'), between(tasks.finishedAt, day))}
+               where ${and(where, doneToday)}
             ) events
            group by hour`,
     );
