@@ -63,6 +63,19 @@ describe('tracking audit log', () => {
     expect((await search('无此关键字%_')).total).toBe(0);
   });
 
+  it('finds a received notification by the operator’s account although the entry shows the display name', async () => {
+    const operator = await t.user('OPERATOR', { name: '库管赵' });
+    const product = await createProduct(t, { model: '接收关键字样机' });
+    await t.request('PATCH', `/api/v1/products/${product.id}`, { token: t.adminToken, body: { status: '待仓库收货' } });
+    const notice = { event_id: randomUUID(), company_name: 'ALPHA', operator: operator.username, serial_number: product.serial_number, quantity: 1 };
+    const received = await t.request('POST', '/api/v1/integrations/inventory/stock-in', { body: notice, headers: { 'x-api-key': KEY } });
+    expect(received.json()).toMatchObject({ ok: true, matched: true });
+    const page = (await t.request('GET', `/api/v1/audit?limit=200&keyword=${operator.username.toUpperCase()}`, { token: t.adminToken })).json();
+    const received_entries = page.items.filter((entry: { source: string }) => entry.source === '/integrations/inventory/stock-in');
+    expect(received_entries.length).toBeGreaterThan(0);
+    expect(received_entries.every((entry: { username: string }) => entry.username === '库管赵')).toBe(true);
+  });
+
   it('refuses bad filters with 422', async () => {
     const res = await t.request('GET', '/api/v1/audit?start_date=yesterday', { token: t.adminToken });
     expect(res.statusCode).toBe(422);

@@ -1,10 +1,24 @@
 import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { beijingIso, beijingMidnight, keywordMatch, keywordPattern, pageOf, pagingOf, type UseCaseContext } from '@wms/platform';
 import { auditLogs, users } from '../../db/schema/index.js';
+import { inDepartment } from '../identity/department.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
 
 
-function conditionsOf(query: AuditQuery): SQL | undefined {
+/**
+ * The general keyword's person part: the actor label is the account of a logged-in writer, but the display
+ * name of the department account that operated a received notification (spec 4.1 rule 4), so an account
+ * matches both its own label and its name, and a name matches its account's records.
+ */
+function actorMatch(pattern: string, department: string): SQL {
+  const departmentAccounts = inDepartment(users.department, department);
+  return or(
+    sql`${auditLogs.username} in (select ${users.username} from ${users} where ${users.name} ilike ${pattern} and ${departmentAccounts})`,
+    sql`${auditLogs.username} in (select ${users.name} from ${users} where ${users.username} ilike ${pattern} and ${departmentAccounts})`,
+  )!;
+}
+
+function conditionsOf(query: AuditQuery, department: string): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.module) conditions.push(eq(auditLogs.module, query.module));
   if (query.action) {
@@ -19,7 +33,7 @@ function conditionsOf(query: AuditQuery): SQL | undefined {
     conditions.push(
       or(
         keywordMatch(query.keyword, auditLogs.targetId, auditLogs.targetName, auditLogs.username),
-        sql`${auditLogs.username} in (select ${users.username} from ${users} where ${users.name} ilike ${pattern})`,
+        actorMatch(pattern, department),
       ),
     );
   }
@@ -46,7 +60,7 @@ function toAuditEntry(row: typeof auditLogs.$inferSelect): AuditEntry {
 /** The tracking service's own audit trail (contract §8), newest first; receiver writes show the operator. */
 export async function listAudit(ctx: UseCaseContext, query: AuditQuery) {
   const paging = pagingOf(query);
-  const where = conditionsOf(query);
+  const where = conditionsOf(query, ctx.actor.company ?? '');
   return ctx.read(async (q) => {
     const rows = await q.select().from(auditLogs).where(where).orderBy(desc(auditLogs.id)).limit(paging.limit).offset(paging.offset);
     const [total] = await q.select({ n: count() }).from(auditLogs).where(where);
