@@ -337,7 +337,7 @@ describe('BOM summaries (decided by the module, never by the id)', () => {
     await bom('UPDATE', 'BOM-UPD', { changes: [{ field: 'quantity', old: 2, new: 3.5 }], snapshot: { child_id: child.id, quantity: 3.5 } });
     expect((await only({ target_keyword: 'BOM-ADD' })).summary).toBe('添加子件 子件甲(用量 2)');
     expect((await only({ target_keyword: 'BOM-DEL' })).summary).toBe('移除子件 子件甲');
-    expect((await only({ target_keyword: 'BOM-UPD' })).summary).toBe('子件 子件甲:数量: 2→3.5');
+    expect((await only({ target_keyword: 'BOM-UPD' })).summary).toBe('子件 子件甲:用量: 2→3.5');
     // the target_id is also a stock row's id: it names nothing outside the BOM table
     expect((await only({ target_keyword: 'BOM-ADD' })).target_display).toBeNull();
   });

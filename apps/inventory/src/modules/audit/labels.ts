@@ -46,6 +46,14 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Field names that mean something else in one module, read before FIELD_LABELS: a BOM line's quantity is the
+ * quantity of use (用量, as its 添加子件 summary says) and its parent_id the parent item, not a menu's parent.
+ */
+export const FIELD_LABELS_BY_MODULE: Readonly<Record<string, Record<string, string>>> = {
+  BOM管理: { quantity: '用量', parent_id: '父件' },
+};
+
+/**
  * Request status values (contract §4): the same number means a different state per module, labelled as the
  * module's own answers label it (status_label), so the audit view and the request say the same word.
  */
@@ -120,7 +128,11 @@ const HIDDEN_SUFFIXES = ['embedding'];
 export const isHiddenField = (field: string): boolean =>
   HIDDEN_FIELDS.includes(field) || HIDDEN_SUFFIXES.some((suffix) => field.endsWith(suffix));
 
-export const fieldLabel = (field: string): string => FIELD_LABELS[field] ?? field;
+/** The label of a field: (module, field) first, then the field alone, else the field's own name. */
+export const fieldLabel = (module: string, field: string): string => FIELD_LABELS_BY_MODULE[module]?.[field] ?? FIELD_LABELS[field] ?? field;
+
+/** Whether a field has a label of its own (payload summaries name only labelled fields). */
+export const hasFieldLabel = (module: string, field: string): boolean => fieldLabel(module, field) !== field;
 
 /** The label of an enum value: (module, field) first, then the field alone; undefined when none. */
 export function enumLabel(module: string, field: string, value: unknown): string | undefined {
@@ -133,6 +145,7 @@ export function enumLabel(module: string, field: string, value: unknown): string
 export function auditLabels() {
   return {
     fieldLabels: FIELD_LABELS,
+    fieldLabelsByModule: FIELD_LABELS_BY_MODULE,
     enumLabels: { byModule: ENUM_LABELS_BY_MODULE, byField: ENUM_LABELS_BY_FIELD },
     idReferences: ID_REFERENCES,
     snapshotViews: SNAPSHOT_VIEWS.map((view) => ({ ...view })),

@@ -61,6 +61,7 @@ const StringMap = Type.Record(Type.String(), Type.String());
 
 export const AuditLabelsView = Type.Object({
   fieldLabels: StringMap,
+  fieldLabelsByModule: Type.Record(Type.String(), StringMap, { description: '按模块的字段名（先于 fieldLabels），如 BOM管理 的 quantity 为 用量' }),
   enumLabels: Type.Object({
     byModule: Type.Record(Type.String(), Type.Record(Type.String(), StringMap), { description: '先按 (模块, 字段) 匹配' }),
     byField: Type.Record(Type.String(), StringMap, { description: '再按字段匹配' }),

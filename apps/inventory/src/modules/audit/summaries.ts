@@ -1,5 +1,5 @@
 import { ACTION_LABELS, type AuditAction } from './actions.js';
-import { enumLabel, FIELD_LABELS, fieldLabel, isHiddenField, referenceOf } from './labels.js';
+import { enumLabel, fieldLabel, hasFieldLabel, isHiddenField, referenceOf } from './labels.js';
 import { BOM_MODULE, bomKey, isStockRecord, type AuditLookups, type MaterialRef } from './lookups.js';
 import { idValue, type AuditRecord } from './records.js';
 import { CREDENTIAL_PLACEHOLDER, type AuditChange } from './sanitise.js';
@@ -40,8 +40,9 @@ export function displayValue(module: string, field: string, value: unknown, look
 }
 
 function changeText(module: string, change: AuditChange, lookups: AuditLookups): string {
-  if (change.field === CREDENTIAL_PLACEHOLDER) return `${fieldLabel(change.field)}: 已修改`;
-  return `${fieldLabel(change.field)}: ${displayValue(module, change.field, change.old, lookups)}→${displayValue(module, change.field, change.new, lookups)}`;
+  const label = fieldLabel(module, change.field);
+  if (change.field === CREDENTIAL_PLACEHOLDER) return `${label}: 已修改`;
+  return `${label}: ${displayValue(module, change.field, change.old, lookups)}→${displayValue(module, change.field, change.new, lookups)}`;
 }
 
 /** Rule 1: 'label: old→new' for every visible change, joined by semicolons. */
@@ -83,8 +84,9 @@ function payloadSummary(record: AuditRecord, lookups: AuditLookups): string {
   const parts: string[] = [];
   for (const [field, value] of Object.entries(record.snapshot)) {
     if (isHiddenField(field) || isBlank(value)) continue;
-    if (Array.isArray(value)) parts.push(`${fieldLabel(field)} ${value.length} 项`);
-    else if (typeof value !== 'object' && FIELD_LABELS[field]) parts.push(`${fieldLabel(field)}: ${displayValue(record.row.module, field, value, lookups)}`);
+    const { module } = record.row;
+    if (Array.isArray(value)) parts.push(`${fieldLabel(module, field)} ${value.length} 项`);
+    else if (typeof value !== 'object' && hasFieldLabel(module, field)) parts.push(`${fieldLabel(module, field)}: ${displayValue(module, field, value, lookups)}`);
   }
   return parts.length > 0 ? parts.join('; ') : fallback(record);
 }
