@@ -1,6 +1,7 @@
 import { asc, inArray } from 'drizzle-orm';
 import { toQuantityOrZero, type Queryable } from '@wms/platform';
 import { transBorrow, transBorrowReturn, transBorrowTransfer, type TransBorrowRow } from '../../db/schema/index.js';
+import { RECEIVER_GONE_REASON } from './line-access.js';
 import type { HistoryEventType, HistoryEventView } from './schemas.js';
 import { userNamesOf } from './transfer-views.js';
 
@@ -82,7 +83,10 @@ export async function eventsOfLines(q: Queryable, lines: readonly TransBorrowRow
     raw.push({ ...common, event: 'transfer_initiated', at: transfer.createdAt, actorId: transfer.fromUserId, actorFallback: null });
     if (transfer.decidedAt && transfer.status !== 'PENDING') {
       const event = transfer.status === 'ACCEPTED' ? 'transfer_accepted' : 'transfer_rejected';
-      raw.push({ ...common, event, at: transfer.decidedAt, actorId: transfer.toUserId, actorFallback: null, reason: transfer.reason });
+      // a transfer closed because its receiver left was decided by nobody: the system shows as actor
+      const byReceiver = !(event === 'transfer_rejected' && transfer.reason === RECEIVER_GONE_REASON);
+      const actor = byReceiver ? { actorId: transfer.toUserId, actorFallback: null } : { actorId: null, actorFallback: '系统' };
+      raw.push({ ...common, event, at: transfer.decidedAt, ...actor, reason: transfer.reason });
     }
   }
   for (const back of returns) {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, not, sql } from 'drizzle-orm';
 import { AppError, companyCondition, Decimal, notFound, toQuantityOrZero, type Actor, type CompanyScope, type Queryable, type Tx } from '@wms/platform';
 import { transBorrow, transBorrowTransfer, users, type TransBorrowRow, type TransBorrowTransferRow } from '../../db/schema/index.js';
 
@@ -40,6 +40,13 @@ export function assertHolder(line: TransBorrowRow, actor: Actor, verb: string): 
   }
 }
 
+/** Why a transfer was closed without its receiver: they can no longer decide it. */
+export const RECEIVER_GONE_REASON = '接收人已停用，转移自动取消';
+
+/** The receiver can still decide a transfer: an active user of the transfer's (the line's) company. */
+export const receiverCanDecide = sql`exists (select 1 from ${users} u
+  where u.id = ${transBorrowTransfer.toUserId} and u.active and u.company_name = ${transBorrowTransfer.companyName})`;
+
 export async function pendingTransferOf(q: Queryable, lineId: number): Promise<TransBorrowTransferRow | undefined> {
   const [pending] = await q
     .select()
@@ -48,15 +55,26 @@ export async function pendingTransferOf(q: Queryable, lineId: number): Promise<T
   return pending;
 }
 
-/** 400 STATUS_NOT_ALLOWED while a transfer of the line waits for its receiver. */
-export async function assertNoPendingTransfer(q: Queryable, line: TransBorrowRow, verb: string): Promise<void> {
-  const pending = await pendingTransferOf(q, line.id);
-  if (pending) {
-    throw new AppError('STATUS_NOT_ALLOWED', `该借用记录有待对方处理的转移，不能${verb}；请等待对方接收或拒绝`, {
-      transfer_id: pending.id,
-      to_user_id: pending.toUserId,
-    });
-  }
+/**
+ * 400 STATUS_NOT_ALLOWED while a transfer of the line waits for its receiver. A PENDING transfer whose
+ * receiver was deactivated or moved to another company can never be decided, so it would block the line
+ * for good: it is closed here as REJECTED (reject_seen_at null, so the initiator is told through
+ * pending-count) and the caller carries on. The caller holds the line lock, which every decision takes
+ * first, so nobody decides the transfer meanwhile.
+ */
+export async function assertNoPendingTransfer(tx: Tx, line: TransBorrowRow, verb: string, at: Date): Promise<void> {
+  const pending = await pendingTransferOf(tx, line.id);
+  if (!pending) return;
+  const closed = await tx
+    .update(transBorrowTransfer)
+    .set({ status: 'REJECTED', reason: RECEIVER_GONE_REASON, decidedAt: at, rejectSeenAt: null })
+    .where(and(eq(transBorrowTransfer.id, pending.id), eq(transBorrowTransfer.status, 'PENDING'), not(receiverCanDecide)))
+    .returning({ id: transBorrowTransfer.id });
+  if (closed.length > 0) return;
+  throw new AppError('STATUS_NOT_ALLOWED', `该借用记录有待对方处理的转移，不能${verb}；请等待对方接收或拒绝`, {
+    transfer_id: pending.id,
+    to_user_id: pending.toUserId,
+  });
 }
 
 /** 400 QUANTITY_EXCEEDS when more than what is still out is named. */

@@ -1,6 +1,6 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import { canAny, companyCondition, isCrossDomain, likePattern, timeRangeCondition, type UseCaseContext } from '@wms/platform';
-import { transBorrow } from '../../db/schema/index.js';
+import { transBorrow, users } from '../../db/schema/index.js';
 import { BORROW_APPROVAL, BORROW_DISPATCH } from './request-access.js';
 import type { BorrowRecordsQuery } from './schemas.js';
 
@@ -18,7 +18,10 @@ function visibleSlips(ctx: UseCaseContext): SQL | undefined {
         or exists (select 1 from trans_borrow_transfer x where x.borrow_id = v.id and x.status = 'PENDING' and x.to_user_id = ${me}))`;
 }
 
-/** A slip matches a keyword when any of its lines does: slip number, material, spec, sku or borrower. */
+/**
+ * A slip matches a keyword when any of its lines does: slip number, material, spec, sku or borrower (by
+ * the name shown, the user table's, and by the name stored at dispatch).
+ */
 function keywordCondition(keyword: string | undefined): SQL | undefined {
   const text = keyword?.trim();
   if (!text) return undefined;
@@ -26,7 +29,8 @@ function keywordCondition(keyword: string | undefined): SQL | undefined {
   return sql`${transBorrow.borrowNo} in (
     select k.borrow_no from trans_borrow k
      where k.borrow_no ilike ${pattern} or k.material_name ilike ${pattern} or k.spec_model ilike ${pattern}
-        or k.sku ilike ${pattern} or k.borrower_name ilike ${pattern})`;
+        or k.sku ilike ${pattern} or k.borrower_name ilike ${pattern}
+        or exists (select 1 from ${users} u where u.id = k.borrower_id and u.name ilike ${pattern}))`;
 }
 
 /** The WHERE on trans_borrow lines; every line of a matching slip passes it. */
@@ -49,7 +53,7 @@ export function slipStatusCondition(status: BorrowRecordsQuery['status']): SQL |
       return sql`bool_and(${transBorrow.status} = 'returned')`;
     case 'scrapped':
       return sql`not ${anyOut} and bool_or(${transBorrow.status} = 'scrapped')`;
-    default:
+    default: // absent or 'all'
       return undefined;
   }
 }

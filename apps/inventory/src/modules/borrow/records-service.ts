@@ -12,7 +12,7 @@ import {
   type UseCaseContext,
 } from '@wms/platform';
 import { transBorrow, type TransBorrowRow } from '../../db/schema/index.js';
-import { lineLookupsFor, toLineView, type LineLookups } from './line-views.js';
+import { borrowerNameOf, lineLookupsFor, toLineView, type LineLookups } from './line-views.js';
 import { slipLineConditions, slipStatusCondition, slipStatusOf } from './records-filters.js';
 import type { BorrowRecordsQuery, BorrowSlipView } from './schemas.js';
 
@@ -73,7 +73,7 @@ function toSlipView(lines: TransBorrowRow[], lookups: LineLookups, ctx: UseCaseC
     request_id: first.requestId,
     status: slipStatusOf(lines.map((line) => line.status)),
     borrower_id: first.borrowerId,
-    borrower_name: first.borrowerName,
+    borrower_name: borrowerNameOf(first, lookups),
     dispatch_operator: first.dispatchOperator,
     location: first.location,
     company_name: first.companyName,

@@ -17,7 +17,7 @@ export function returnBorrowLine(ctx: UseCaseContext, id: number, input: ReturnB
     const line = await lockLine(tx, ctx.scope(), id);
     assertBorrowed(line, '归还');
     assertHolder(line, ctx.actor, '归还');
-    await assertNoPendingTransfer(tx, line, '归还');
+    await assertNoPendingTransfer(tx, line, '归还', ctx.now);
     const pending = pendingQuantityOf(line);
     if (quantity.greaterThan(pending)) throw quantityExceeds(line, quantity, '归还');
     const complete = quantity.equals(pending);

@@ -153,8 +153,8 @@ export type SplitResult = Static<typeof SplitResult>;
 export const BorrowRecordsQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(
-    Type.Union([Type.Literal('borrowed'), Type.Literal('returned'), Type.Literal('scrapped')], {
-      description: 'borrowed 至少一行未归还 | returned 全部归还 | scrapped 无未归还行且至少一行报废',
+    Type.Union([Type.Literal('borrowed'), Type.Literal('returned'), Type.Literal('scrapped'), Type.Literal('all')], {
+      description: 'borrowed 至少一行未归还 | returned 全部归还 | scrapped 无未归还行且至少一行报废 | all 不筛选（同省略）',
     }),
   ),
   keyword: Type.Optional(Type.String({ maxLength: 128, description: '借用单号、物料名称/规格、条码、借用人' })),

@@ -18,7 +18,7 @@ export function splitBorrowLine(ctx: UseCaseContext, id: number, input: SplitBod
     const line = await lockLine(tx, ctx.scope(), id);
     assertBorrowed(line, '拆分');
     assertHolder(line, ctx.actor, '拆分');
-    await assertNoPendingTransfer(tx, line, '拆分');
+    await assertNoPendingTransfer(tx, line, '拆分', ctx.now);
     const pending = pendingQuantityOf(line);
     if (!quantity.lessThan(pending)) {
       const whole = toQuantityOrZero(pending.toString());

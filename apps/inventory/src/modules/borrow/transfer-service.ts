@@ -16,7 +16,7 @@ export function initiateTransfer(ctx: UseCaseContext, id: number, input: Transfe
     assertBorrowed(line, '转移');
     assertHolder(line, ctx.actor, '转移');
     // decisions, Borrow 4: a pending transfer is named before any quantity or receiver problem
-    await assertNoPendingTransfer(tx, line, '再次发起转移');
+    await assertNoPendingTransfer(tx, line, '再次发起转移', ctx.now);
     const pending = pendingQuantityOf(line);
     if (input.quantity !== undefined && !new Decimal(input.quantity).equals(pending)) {
       const whole = toQuantityOrZero(pending.toString());
