@@ -16,7 +16,7 @@ const linesOf = (request: ScrapRequestRow, source: ScrapLine['source_table']) =>
  * before its row and a restock its entry before its row, so no two of them wait on each other in a circle.
  */
 export async function scrapAuto(tx: Tx, request: ScrapRequestRow, now: Date): Promise<{ units: ScrappedUnit[]; lowered: number[] }> {
-  const borrowed = await lockBorrowLines(tx, request, linesOf(request, 'trans_borrow'));
+  const borrowed = await lockBorrowLines(tx, request, linesOf(request, 'trans_borrow'), now);
   const fromLedger = await takeFromLedgerEntries(tx, request, linesOf(request, 'trans_defective_goods'), now);
   const fromRows = await takeBorrowedOffStock(tx, borrowed, now);
   return { units: [...fromRows, ...fromLedger], lowered: borrowed.map(({ line }) => line.baseId) };
@@ -33,7 +33,7 @@ interface BorrowedUnit {
  * STATUS_NOT_ALLOWED), no PENDING transfer, and still out by the approved quantity (a return since
  * then: 400 QUANTITY_EXCEEDS — withdraw and apply again for what is left).
  */
-async function lockBorrowLines(tx: Tx, request: ScrapRequestRow, lines: ScrapLine[]): Promise<BorrowedUnit[]> {
+async function lockBorrowLines(tx: Tx, request: ScrapRequestRow, lines: ScrapLine[], now: Date): Promise<BorrowedUnit[]> {
   if (lines.length === 0) return [];
   const locked = await tx
     .select()
@@ -47,7 +47,7 @@ async function lockBorrowLines(tx: Tx, request: ScrapRequestRow, lines: ScrapLin
     const line = byId.get(scrapLine.stock_id);
     if (!line) throw new AppError('STATUS_NOT_ALLOWED', `借用记录 ${scrapLine.stock_id} 已不存在，不能报废`, { stock_id: scrapLine.stock_id });
     assertBorrowed(line, '报废');
-    await assertNoPendingTransfer(tx, line, '报废');
+    await assertNoPendingTransfer(tx, line, '报废', now);
     const approved = new Decimal(scrapLine.quantity);
     if (!pendingQuantityOf(line).equals(approved)) throw quantityExceeds(line, approved, '报废');
     units.push({ line, quantity: approved, location: scrapLine.location || line.location });

@@ -30,7 +30,7 @@ export async function submitBorrowScrap(ctx: UseCaseContext, input: BorrowScrapB
       assertBorrowed(line, '申请报废');
       return line;
     });
-    for (const line of lines) await assertNoPendingTransfer(tx, line, '申请报废');
+    for (const line of lines) await assertNoPendingTransfer(tx, line, '申请报废', ctx.now);
     await assertNotOnOpenScrap(tx, 'trans_borrow', ids);
     const companies = new Set(lines.map((line) => line.companyName));
     if (companies.size > 1) {
