@@ -288,6 +288,64 @@ describe('the defective ledger', () => {
   });
 });
 
+describe('POST /scrap/request with auto-mode sources (contract §4: mode scan or auto)', () => {
+  const autoScrap = (token: string, items: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
+    post(t, scrapApi('/request'), token, { reason: nextReason('自动'), approver_ids: [w.mgr.id], items, ...extra });
+
+  it('takes borrow lines and ledger entries on one auto request, checked as their own submissions, and executes them', async () => {
+    const out = await borrowedLine(3, 10, { unit_cost: 2 });
+    const { entry } = await heldEntry(w, 10, 4, { rowOverrides: { unit_cost: 5 } });
+    const request = await ok<ScrapRequestJson>(
+      await autoScrap(w.mgr.token, [
+        { source_table: 'trans_borrow', stock_id: out.line.id, scrap_qty: 3 },
+        { source_table: 'trans_defective_goods', stock_id: entry.id, scrap_qty: 1 },
+        { source_table: 'trans_defective_goods', stock_id: entry.id, scrap_qty: 0.5 },
+      ], { mode: 'auto' }),
+      201,
+    );
+    expect(request).toMatchObject({ mode: 'auto', reason_category: '借用报废', company_name: 'ALPHA', status: 0 });
+    expect(request.items).toEqual([
+      expect.objectContaining({ source_table: 'trans_borrow', stock_id: out.line.id, scrap_qty: 3, reserved: false, location: '研发部' }),
+      expect.objectContaining({ source_table: 'trans_defective_goods', stock_id: entry.id, scrap_qty: 1.5, reserved: false }),
+    ]);
+    expect(await rowState(t, out.row.id)).toEqual({ stock: 10, available: 7, status: '在库' }); // nothing reserved
+
+    await approveOk(w, request.id);
+    await ok(await execute(w, request.id));
+    expect(await storedLine(out.line.id)).toEqual({ status: 'scrapped', current_holder_id: null });
+    expect(await rowState(t, out.row.id)).toEqual({ stock: 7, available: 7, status: '在库' });
+    expect(await storedEntry(t, entry.id)).toEqual({ remaining_qty: '2.5', status: '待处理' });
+
+    const ledgerOnly = await ok<ScrapRequestJson>(await autoScrap(w.mgr.token, [{ source_table: 'trans_defective_goods', stock_id: entry.id, scrap_qty: 2.5 }]), 201);
+    expect(ledgerOnly).toMatchObject({ mode: 'auto', reason_category: '不良品报废' });
+  });
+
+  it('refuses part of a borrowed line, more than is out or held, another company and both modes at once, writing nothing', async () => {
+    const out = await borrowedLine(4);
+    const { entry } = await heldEntry(w, 10, 2);
+    const beta = await heldEntry(w, 10, 1, { company: 'BETA' });
+    const { rows } = await materialWithStock(t, 'ALPHA', [5]);
+    const before = await scrapCounts(t);
+
+    const part = await autoScrap(w.mgr.token, [{ source_table: 'trans_borrow', stock_id: out.line.id, scrap_qty: 1 }]);
+    expect(part.statusCode).toBe(400);
+    expect(part.json()).toMatchObject({ code: 'SPLIT_REQUIRED', pending_quantity: 4 });
+    const more = await autoScrap(w.mgr.token, [{ source_table: 'trans_borrow', stock_id: out.line.id, scrap_qty: 5 }]);
+    expect(more.json()).toMatchObject({ code: 'QUANTITY_EXCEEDS' });
+    const overHeld = await autoScrap(w.mgr.token, [{ source_table: 'trans_defective_goods', stock_id: entry.id, scrap_qty: 3 }]);
+    expect(overHeld.statusCode).toBe(400);
+    const foreign = await autoScrap(w.mgr.token, [{ source_table: 'trans_defective_goods', stock_id: beta.entry.id, scrap_qty: 1 }]);
+    expect(foreign.statusCode).toBe(404);
+    const mixed = await autoScrap(w.mgr.token, [
+      { source_table: 'stock_buy', stock_id: rows[0]!.id, scrap_qty: 1 },
+      { source_table: 'trans_borrow', stock_id: out.line.id, scrap_qty: 4 },
+    ]);
+    expect(mixed.json()).toMatchObject({ code: 'MIXED_SCRAP_MODES' });
+    expect(await scrapCounts(t)).toEqual(before);
+    expect(await storedLine(out.line.id)).toEqual({ status: 'borrowed', current_holder_id: w.sales.id });
+  });
+});
+
 describe('GET /scrap/scan', () => {
   it('chooses between a stock row and ledger entries of one sku by the request, else by the fixed order', async () => {
     const { row, entry } = await heldEntry(w, 10, 2);

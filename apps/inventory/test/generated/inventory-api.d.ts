@@ -2276,8 +2276,8 @@ export interface paths {
         get: operations["getScrapRequest"];
         put?: never;
         /**
-         * 提交库存报废申请（扫码模式；提交时预留所选库存行的数量）
-         * @description 一个申请只有一种模式：库存行为 scan；含借用或不良品台账的行（auto）或与 mode 不符时 400 MIXED_SCRAP_MODES。借用物品走 /borrow/scrap-request，不良品台账走 /inbound/stock/defective/<id>/scrap-request。allowed_approvers = approver_ids（若传），否则为提交时本公司持有 scrap_execute 的在职用户。
+         * 提交报废申请（库存行：扫码模式，提交时预留；借用明细与不良品台账：自动模式）
+         * @description 一个申请只有一种模式，由来源决定：库存行为 scan，借用明细 (trans_borrow) 与不良品台账 (trans_defective_goods) 为 auto；两种来源混合或与 mode 不符时 400 MIXED_SCRAP_MODES。借用明细须整行报废（scrap_qty 等于未归还数量，否则先拆分：400 SPLIT_REQUIRED），与 /borrow/scrap-request、/inbound/stock/defective/<id>/scrap-request 的检查相同，不预留库存。allowed_approvers = approver_ids（若传），否则为提交时本公司持有 scrap_execute 的在职用户。
          */
         post: operations["postScrapRequest"];
         delete?: never;
@@ -3739,6 +3739,12 @@ export interface operations {
                     "application/json": {
                         fieldLabels: {
                             [key: string]: string;
+                        };
+                        /** @description 按模块的字段名（先于 fieldLabels），如 BOM管理 的 quantity 为 用量 */
+                        fieldLabelsByModule: {
+                            [key: string]: {
+                                [key: string]: string;
+                            };
                         };
                         enumLabels: {
                             /** @description 先按 (模块, 字段) 匹配 */
@@ -16896,8 +16902,8 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
-                /** @description borrowed 至少一行未归还 | returned 全部归还 | scrapped 无未归还行且至少一行报废 */
-                status?: "borrowed" | "returned" | "scrapped";
+                /** @description borrowed 至少一行未归还 | returned 全部归还 | scrapped 无未归还行且至少一行报废 | all 不筛选（同省略） */
+                status?: "borrowed" | "returned" | "scrapped" | "all";
                 /** @description 借用单号、物料名称/规格、条码、借用人 */
                 keyword?: string;
                 /** @description 借出时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */
@@ -17085,8 +17091,8 @@ export interface operations {
                 limit?: number;
                 /** @description 每页条数，默认 20，超过 200 按 200 */
                 pageSize?: number;
-                /** @description borrowed 至少一行未归还 | returned 全部归还 | scrapped 无未归还行且至少一行报废 */
-                status?: "borrowed" | "returned" | "scrapped";
+                /** @description borrowed 至少一行未归还 | returned 全部归还 | scrapped 无未归还行且至少一行报废 | all 不筛选（同省略） */
+                status?: "borrowed" | "returned" | "scrapped" | "all";
                 /** @description 借用单号、物料名称/规格、条码、借用人 */
                 keyword?: string;
                 /** @description 借出时间起: YYYY-MM-DD（北京时间当日 00:00:00 起）或日期时间 */

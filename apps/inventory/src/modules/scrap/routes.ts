@@ -28,7 +28,7 @@ import {
 } from './schemas.js';
 import { submitBorrowScrap } from './submit-borrow-service.js';
 import { submitLedgerScrap } from './submit-ledger-service.js';
-import { submitStockScrap } from './submit-stock-service.js';
+import { submitScrapRequest } from './submit-stock-service.js';
 
 /** An optional reason or optional scans, and so an optional body. */
 const bodyMayBeAbsent = async (request: { body: unknown }) => {
@@ -56,15 +56,16 @@ function registerSubmissionRoutes(app: InventoryFastify, deps: InventoryDeps) {
     config: { permission: SCRAP_APPLY, idempotent: true },
     schema: {
       tags,
-      summary: '提交库存报废申请（扫码模式；提交时预留所选库存行的数量）',
+      summary: '提交报废申请（库存行：扫码模式，提交时预留；借用明细与不良品台账：自动模式）',
       description:
-        '一个申请只有一种模式：库存行为 scan；含借用或不良品台账的行（auto）或与 mode 不符时 400 MIXED_SCRAP_MODES。' +
-        '借用物品走 /borrow/scrap-request，不良品台账走 /inbound/stock/defective/<id>/scrap-request。' +
+        '一个申请只有一种模式，由来源决定：库存行为 scan，借用明细 (trans_borrow) 与不良品台账 (trans_defective_goods) 为 auto；' +
+        '两种来源混合或与 mode 不符时 400 MIXED_SCRAP_MODES。借用明细须整行报废（scrap_qty 等于未归还数量，否则先拆分：400 SPLIT_REQUIRED），' +
+        '与 /borrow/scrap-request、/inbound/stock/defective/<id>/scrap-request 的检查相同，不预留库存。' +
         'allowed_approvers = approver_ids（若传），否则为提交时本公司持有 scrap_execute 的在职用户。',
       body: SubmitScrapBody,
       response: created,
     },
-  }, async (request, reply) => reply.code(201).send(await submitStockScrap(ctxOf(deps, request), request.body)));
+  }, async (request, reply) => reply.code(201).send(await submitScrapRequest(ctxOf(deps, request), request.body)));
 
   inBothBorrowGroups('/scrap-request', (path) =>
     app.post(path, {

@@ -1,4 +1,4 @@
-import { AppError, toDecimalString, type CompanyScope, type UseCaseContext } from '@wms/platform';
+import { toDecimalString, type CompanyScope, type UseCaseContext } from '@wms/platform';
 import type { ScrapLine } from '../../db/schema/index.js';
 import { companyForCreate } from '../identity/company-rules.js';
 import { reserveRows } from '../reservation/index.js';
@@ -6,27 +6,28 @@ import { createScrapRequest } from './create-request.js';
 import { toScrapRequestViewOf } from './request-views.js';
 import { isStockSource, singleModeOf } from './scrap-modes.js';
 import type { ScrapRequestView, SubmitScrapBody } from './schemas.js';
+import { submitAutoScrap } from './submit-auto-service.js';
 
 /**
- * POST /scrap/request (spec 2.8, contract §4, §8): a scrap request for stock rows, in scan mode, the
- * named rows reserved at submission exactly like an outbound request's lines (released on reject,
- * withdrawal or execution). Borrow lines and ledger entries have their own submissions (their
- * permission codes differ), so here they are refused — after the mode check, which a request mixing
- * both kinds fails first. The request belongs to the rows' company: the caller's, or for a
- * cross-domain caller the one it names (contract §3: 400 COMPANY_REQUIRED without it).
+ * POST /scrap/request (spec 2.8, contract §4, §8): one request, one mode, decided by the sources — stock
+ * rows are scanned at execution, borrow lines and ledger entries are executed by their approved quantity
+ * (submit-auto-service). Sources of both modes, or a named mode other than theirs, are 400
+ * MIXED_SCRAP_MODES before anything else is checked.
  */
-export async function submitStockScrap(ctx: UseCaseContext, input: SubmitScrapBody): Promise<ScrapRequestView> {
+export function submitScrapRequest(ctx: UseCaseContext, input: SubmitScrapBody): Promise<ScrapRequestView> {
   const mode = singleModeOf(input.items.map((item) => item.source_table), input.mode);
-  const claims = input.items.map((item) => {
-    if (!isStockSource(item.source_table)) {
-      throw new AppError(
-        'VALIDATION_FAILED',
-        '借用物品请通过 /borrow/scrap-request、不良品台账请通过 /inbound/stock/defective/<id>/scrap-request 申请报废',
-        { field: 'items.source_table', source_table: item.source_table },
-      );
-    }
-    return { stock_id: item.stock_id, source_table: item.source_table, quantity: toDecimalString(item.scrap_qty) };
-  });
+  return mode === 'auto' ? submitAutoScrap(ctx, input) : submitStockScrap(ctx, input);
+}
+
+/**
+ * Stock rows in scan mode, the named rows reserved at submission exactly like an outbound request's lines
+ * (released on reject, withdrawal or execution). The request belongs to the rows' company: the caller's,
+ * or for a cross-domain caller the one it names (contract §3: 400 COMPANY_REQUIRED without it).
+ */
+async function submitStockScrap(ctx: UseCaseContext, input: SubmitScrapBody): Promise<ScrapRequestView> {
+  const claims = input.items.flatMap((item) =>
+    isStockSource(item.source_table) ? [{ stock_id: item.stock_id, source_table: item.source_table, quantity: toDecimalString(item.scrap_qty) }] : [],
+  );
   const locations = new Map<number, string>(); // per row: the first location named
   for (const item of input.items) if (!locations.get(item.stock_id)) locations.set(item.stock_id, item.location?.trim() ?? '');
 
@@ -43,7 +44,7 @@ export async function submitStockScrap(ctx: UseCaseContext, input: SubmitScrapBo
     return createScrapRequest(tx, ctx.now, {
       applicantId: ctx.actor.id,
       companyName: company,
-      mode,
+      mode: 'scan',
       reason: input.reason,
       reasonCategory: input.reason_category ?? '库存报废',
       lines: scrapLines,
