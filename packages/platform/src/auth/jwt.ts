@@ -12,6 +12,8 @@ export interface TokenClaims {
 export interface TokenService {
   sign(claims: TokenClaims): Promise<string>;
   verify(token: string): Promise<TokenClaims>;
+  /** Called with the claims of every token this service signs (a login): the guards warm their actor cache. */
+  onSigned(listener: (claims: TokenClaims) => void): void;
 }
 
 export class InvalidTokenError extends Error {
@@ -28,15 +30,25 @@ export function createTokenService(secret: string, audience: string, lifetimeSec
   // imported once: jose would otherwise import the raw secret as a key on every call
   const key = createSecretKey(new TextEncoder().encode(secret));
   const verified = new VerifiedTokens(VERIFIED_TOKENS_MAX);
+  const listeners: ((claims: TokenClaims) => void)[] = [];
   return {
     async sign(claims) {
-      return new SignJWT({ role: claims.role, company_name: claims.company_name, name: claims.name })
+      const expiresAtSeconds = Math.floor(Date.now() / 1000) + lifetimeSeconds;
+      const token = await new SignJWT({ role: claims.role, company_name: claims.company_name, name: claims.name })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(claims.sub)
         .setAudience(audience)
         .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + lifetimeSeconds)
+        .setExpirationTime(expiresAtSeconds)
         .sign(key);
+      // signed here, so valid by construction: its first use needs no signature check, which runs off the event
+      // loop and would let the first calls made with a new token overtake each other (the idempotency lock)
+      verified.remember(token, { ...claims }, expiresAtSeconds * 1000);
+      for (const listener of listeners) listener(claims);
+      return token;
+    },
+    onSigned(listener) {
+      listeners.push(listener);
     },
     async verify(token) {
       const known = verified.get(token);

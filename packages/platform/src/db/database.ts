@@ -261,7 +261,9 @@ async function openPglite(options: OpenDatabaseOptions) {
     migrate: () => mutex.runExclusive(() => migratePglite(db as never, { migrationsFolder: options.migrationsFolder })),
     transaction: async <T, R>(audit: AuditContext, fn: TransactionBody<T, R>, opening?: OpeningStatement<R>) => {
       await otherRequestsFirst();
-      return mutex.runExclusive(() => pgliteTransaction(client, dialect, audit, fn, opening));
+      const result = await mutex.runExclusive(() => pgliteTransaction(client, dialect, audit, fn, opening));
+      await otherRequestsFirst(); // and those that arrived while it ran, before its caller answers
+      return result;
     },
     read: async <T>(fn: (q: Queryable) => Promise<T>) => {
       if (!mutex.held) await otherRequestsFirst();
@@ -281,9 +283,12 @@ async function openPglite(options: OpenDatabaseOptions) {
  * PGlite answers without ever waiting on a socket, so a request's whole run is one chain of promise callbacks
  * and a second request sent at the same moment is only read after the first has answered: the idempotency lock
  * of an identical submission (spec 5.4) would never be seen held. Letting pending I/O in before each write
- * transaction gives requests in flight the interleaving they have on PostgreSQL.
+ * transaction, and again after it (the engine runs a whole transaction without looking at the sockets; a twin
+ * that arrived meanwhile is read then, while the first call still holds its lock), gives requests in flight the
+ * interleaving they have on PostgreSQL. It takes two immediates: one set while the event loop reads sockets
+ * runs right after that same read, before the loop looks at the sockets again; the second comes after the next look.
  */
-const otherRequestsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
+const otherRequestsFirst = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** Runs raw SQL and returns its rows typed as T (for reports, checks and tests). */
 export async function queryRows<T>(q: Queryable, query: import('drizzle-orm').SQL): Promise<T[]> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Actor } from '../auth/actor.js';
 import { canAny } from '../auth/actor.js';
 import { SUPER_ADMIN_ONLY } from '../auth/permissions.js';
@@ -59,11 +59,15 @@ export interface GuardOptions {
  *   onRequest     token or API key  → 401 / 429 / 503
  *   preValidation permission        → 403
  *   preHandler    idempotency lock  → 409
+ * A cached actor's permission is checked as cached; on locked routes its account version is read right
+ * after the lock is taken, and a change reloads it and checks the permission again (401 / 403 then).
  */
 export function installRequestGuards(app: FastifyInstance, options: GuardOptions): void {
   app.decorateRequest('actor', undefined as unknown as Actor);
   app.decorateRequest('actorConfirmation', undefined);
   const actors = new ActorGate(options);
+  // a login warms the cache, so the calls made with the new token find their actor without a database read
+  options.tokens.onSigned((claims) => actors.warm(Number(claims.sub), app.log));
 
   app.addHook('onRoute', (route) => {
     if (route.config?.actorConfirmedByHandler) route.handler = rerunWhenActorChanged(route.handler, actors);
@@ -95,17 +99,31 @@ export function installRequestGuards(app: FastifyInstance, options: GuardOptions
       assertPermitted(request);
       throw new AppError('LOCK_HELD', '相同的请求正在处理中，请勿重复提交');
     }
-    if (result === 'unavailable') {
-      request.log.warn({ key }, 'idempotency lock store unreachable; proceeding without the lock');
-      return;
+    if (result === 'unavailable') request.log.warn({ key }, 'idempotency lock store unreachable; proceeding without the lock');
+    else request.idempotencyLock = { key, token: result.token };
+    // held now, so a twin arriving meanwhile meets it; the cached actor is confirmed before the handler runs
+    if (!request.routeOptions.config.actorConfirmedByHandler) {
+      await actors.confirm(request);
+      assertPermitted(request);
     }
-    request.idempotencyLock = { key, token: result.token };
   });
 
   app.addHook('onResponse', async (request) => {
     const lock = request.idempotencyLock;
     if (lock) await options.locks.release(lock.key, lock.token);
   });
+}
+
+/**
+ * Routes whose cached actor is confirmed only once the lock is held: the hot paths, whose handler reads the
+ * account version in its own first round trip, and every locked route, whose guard reads it right after
+ * the lock. Until then nothing of the request waits for the database, so an identical twin sent at the same
+ * moment meets the lock even where one connection runs every query in turn (PGlite: a twin's version read
+ * queued behind the first call's transaction reached the lock only after the first call had released it).
+ */
+function confirmedAfterLock(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config;
+  return config.actorConfirmedByHandler === true || config.idempotent === true;
 }
 
 function tokenOf(request: FastifyRequest): string {
@@ -158,7 +176,7 @@ class ActorGate {
 
   async authenticate(request: FastifyRequest, userId: number): Promise<void> {
     const cached = this.cache.get(userId);
-    if (cached && request.routeOptions.config.actorConfirmedByHandler) {
+    if (cached && confirmedAfterLock(request)) {
       request.actor = cached.actor;
       request.actorConfirmation = { check: { userId, version: cached.version, confirmed: false }, versionQuery: this.options.actors.versionQuery };
       return;
@@ -168,6 +186,17 @@ class ActorGate {
       return;
     }
     await this.reload(request, userId);
+  }
+
+  /** Loads a user who just signed in into the cache, in the background; a failure only means a cold first call. */
+  warm(userId: number, log: FastifyBaseLogger): void {
+    if (!Number.isInteger(userId) || this.cache.get(userId)) return;
+    this.options.actors
+      .load(userId)
+      .then((loaded) => {
+        if (loaded && !this.cache.get(userId)) this.cache.set(userId, loaded);
+      })
+      .catch((err: unknown) => log.warn({ err, userId }, 'could not warm the actor cache after a login'));
   }
 
   /** Reads the version now; loads the actor again when it changed. */
