@@ -60,12 +60,21 @@ export const DERIVED_GRANTS: DerivedGrants = {
 export const ROLES = ['SUPER_ADMIN', 'SUPERVISOR', 'WAREHOUSE_MGR', 'INBOUND', 'OUTBOUND', 'SALES'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** A grantable code: a catalog code or the wildcard of a catalog module (`material_list:*`). */
+/**
+ * A grantable code: a catalog code, the wildcard of a catalog module (`material_list:*`), or the
+ * `:operation` form of a catalog module (`system_audit:operation`), which the bridge makes equal to the
+ * module code (contract §3). Any other suffix would be a field code nothing checks: refused as a typo.
+ */
 export function isGrantableCode(code: string): boolean {
   if ((PERMISSION_CATALOG as readonly string[]).includes(code)) return true;
-  if (!code.endsWith(':*')) return false;
-  const module = code.slice(0, -2);
-  return PERMISSION_CATALOG.some((known) => known === module || known.startsWith(`${module}:`));
+  const module = bridgedModuleOf(code);
+  return module !== undefined && PERMISSION_CATALOG.some((known) => known === module || known.startsWith(`${module}:`));
+}
+
+function bridgedModuleOf(code: string): string | undefined {
+  const colon = code.indexOf(':');
+  const suffix = code.slice(colon + 1);
+  return colon > 0 && (suffix === '*' || suffix === 'operation') ? code.slice(0, colon) : undefined;
 }
 
 const supervisorExcluded = (code: string) =>

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { AppError, can, forbidden, validationFailed, type UseCaseContext } from '@wms/platform';
 import { rolePermissions } from '../../db/schema/index.js';
 import { isGrantableCode, ROLES, SELF_EDIT_KEPT } from './permission-catalog.js';
@@ -11,10 +11,9 @@ function assertKnownRole(role: string) {
 export async function readRolePermissions(ctx: UseCaseContext, role: string) {
   assertKnownRole(role);
   if (role !== ctx.actor.role && !can(ctx.actor, 'system_permission')) throw forbidden('缺少权限: system_permission');
-  const rows = await ctx.read((q) =>
-    q.select().from(rolePermissions).where(eq(rolePermissions.roleCode, role)).orderBy(asc(rolePermissions.permissionCode)),
-  );
-  return { role, permissions: rows.map((row) => row.permissionCode) };
+  const rows = await ctx.read((q) => q.select().from(rolePermissions).where(eq(rolePermissions.roleCode, role)));
+  // sorted here, not by the database's collation, so GET and PUT answer the same order on every engine
+  return { role, permissions: rows.map((row) => row.permissionCode).sort() };
 }
 
 /** Replaces a role's grants; an operator editing their own role keeps the permission-page codes. */

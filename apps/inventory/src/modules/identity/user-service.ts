@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import {
   AppError,
   changedUserColumns,
@@ -43,16 +43,28 @@ function assertMayAssignRole(ctx: UseCaseContext, role: string | undefined) {
   if (role === 'SUPER_ADMIN' && !isSuperAdmin(ctx.actor)) throw forbidden('只有超级管理员可以授予超级管理员角色');
 }
 
-async function insertUser(ctx: UseCaseContext, tx: Tx, input: CreateUserBody) {
+/** A user to insert, its password already hashed: scrypt runs before the transaction, never inside it. */
+interface NewUser {
+  input: CreateUserBody;
+  passwordHash: string;
+}
+
+async function hashedUser(input: CreateUserBody): Promise<NewUser> {
+  return { input, passwordHash: await hashPassword(input.password) };
+}
+
+async function insertUser(ctx: UseCaseContext, tx: Tx, { input, passwordHash }: NewUser) {
   assertMayAssignRole(ctx, input.role);
+  const companyName = companyForCreate(ctx.actor, input.company_name);
+  await assertUsernameFree(tx, input.username);
   const [row] = await tx
     .insert(users)
     .values({
       username: input.username,
-      passwordHash: await hashPassword(input.password),
+      passwordHash,
       name: input.name,
       role: input.role,
-      companyName: companyForCreate(ctx.actor, input.company_name),
+      companyName,
       email: input.email ?? null,
       active: input.active ?? true,
     })
@@ -62,20 +74,33 @@ async function insertUser(ctx: UseCaseContext, tx: Tx, input: CreateUserBody) {
   return toUserView(row);
 }
 
-export function createUser(ctx: UseCaseContext, input: CreateUserBody) {
-  return ctx.transaction((tx) => insertUser(ctx, tx, input));
+/**
+ * Usernames differing only in case name one person: the login throttle counts them as one (decisions,
+ * credential throttling), so a second account `Admin` beside `admin` would share its lockout.
+ */
+async function assertUsernameFree(tx: Tx, username: string) {
+  const [taken] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`).limit(1);
+  if (taken) throw usernameTaken(username);
+}
+
+export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
+  const user = await hashedUser(input);
+  return ctx.transaction((tx) => insertUser(ctx, tx, user));
 }
 
 /** All or nothing: one bad or duplicate row leaves the whole batch unwritten and names the row. */
 export async function createUsersInBatch(ctx: UseCaseContext, input: { users: CreateUserBody[] }) {
   const seen = new Set<string>();
   for (const user of input.users) {
-    if (seen.has(user.username)) throw new AppError('DUPLICATE', `批量数据中用户名 ${user.username} 重复`, { username: user.username });
-    seen.add(user.username);
+    assertMayAssignRole(ctx, user.role); // before hashing hundreds of passwords for a batch refused anyway
+    const key = user.username.toLowerCase();
+    if (seen.has(key)) throw new AppError('DUPLICATE', `批量数据中用户名 ${user.username} 重复`, { username: user.username });
+    seen.add(key);
   }
+  const hashed = await Promise.all(input.users.map(hashedUser));
   const created = await ctx.transaction(async (tx) => {
     const rows = [];
-    for (const user of input.users) rows.push(await insertUser(ctx, tx, user));
+    for (const user of hashed) rows.push(await insertUser(ctx, tx, user));
     return rows;
   });
   return { created, count: created.length };
@@ -95,6 +120,7 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
     if (!current) throw notFound('用户');
     if (current.role === 'SUPER_ADMIN' && !isSuperAdmin(ctx.actor)) throw forbidden('不能修改超级管理员账号');
     refuseSelfDeactivation(ctx.actor, current.id, input.active);
+    if (leavesSuperAdmins(current, input)) await assertAnotherActiveSuperAdmin(tx, current.id);
     // sending the stored company back (a whole user form) changes nothing and is no company change
     if (companyName !== undefined && companyName !== current.companyName && !isCrossDomain(ctx.actor)) {
       throw forbidden('只有跨公司账号可以修改用户所属公司');
@@ -114,6 +140,27 @@ export async function updateUser(ctx: UseCaseContext, userId: number, input: Upd
       .returning();
     return toUserView(row!);
   });
+}
+
+/** Whether the patch takes an active SUPER_ADMIN out of that group (another role, or deactivated). */
+function leavesSuperAdmins(current: { role: string; active: boolean }, input: UpdateUserBody): boolean {
+  if (current.role !== 'SUPER_ADMIN' || !current.active) return false;
+  return (input.role !== undefined && input.role !== 'SUPER_ADMIN') || input.active === false;
+}
+
+/**
+ * Only a SUPER_ADMIN manages SUPER_ADMINs and the first one is made only on an empty user table, so losing
+ * the last active one would lock user management for good. Concurrent patches take turns on one advisory
+ * lock, so two SUPER_ADMINs demoting each other at once cannot both pass the count.
+ */
+async function assertAnotherActiveSuperAdmin(tx: Tx, userId: number) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('users:last_super_admin'))`);
+  const [other] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, 'SUPER_ADMIN'), eq(users.active, true), ne(users.id, userId)))
+    .limit(1);
+  if (!other) throw new AppError('STATUS_NOT_ALLOWED', '至少需要保留一个在职的超级管理员');
 }
 
 /** A company named on PATCH, trimmed as on create (contract §8: company names compare exactly); blank is 400. */
