@@ -104,6 +104,8 @@ describe('blind stocktake: the book quantity leaves the service nowhere while th
     for (const sheet of [sheets[1]!, sheets[2]!]) expect(sheet).toContain('—');
     expect(sheets[1]).not.toContain('<v>9</v>'); // the book of the differing row stays hidden
     expect(sheets[1]).toContain('<v>7</v>'); // its count is shown
+    expect(sheets[1]).toContain('外购件'); // the kind as the stock export names it, not its table
+    expect(sheets[1]).not.toContain('stock_buy');
   });
 
   it('an open session shows the book while active', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Decimal, queryRows, writeWorkbook, type SheetColumn, type SheetSpec, type UseCaseContext } from '@wms/platform';
-import type { StocktakeSessionRow } from '../../db/schema/index.js';
+import type { StockKind, StocktakeSessionRow } from '../../db/schema/index.js';
+import { STOCK_KIND_LABELS } from '../stock/schemas.js';
 import { COUNT_ORDER, COUNTED_COLUMNS, countedRowsCte, type CountedRowRecord } from './counted-rows.js';
 import { bookHidden, requireSession } from './sessions.js';
 
@@ -50,7 +51,7 @@ function detailColumns(hidden: boolean): SheetColumn<CountedRowRecord>[] {
   const book = (value: (row: CountedRowRecord) => unknown) => (row: CountedRowRecord) => (hidden ? DASH : value(row));
   return [
     { header: '条码', width: 22, value: (row) => row.sku },
-    { header: '库存类别', value: (row) => row.source_table },
+    { header: '库存类别', value: (row) => STOCK_KIND_LABELS[row.source_table as StockKind] ?? row.source_table },
     { header: '物料名称', width: 24, value: (row) => row.material_name },
     { header: '规格型号', width: 20, value: (row) => row.spec_model },
     { header: '单位', width: 8, value: (row) => row.unit },
