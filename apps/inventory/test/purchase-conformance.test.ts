@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMaterial, useTestApp } from './fixtures.js';
 import type { TestInventory } from './helpers.js';
-import { countPurchases, PURCHASE, purchaseCast, submitPurchase, type PurchaseCast } from './purchase-fixtures.js';
+import { countPurchases, purchaseCast, submitPurchase, type PurchaseCast } from './purchase-fixtures.js';
 
 let t: TestInventory;
 let c: PurchaseCast;
