@@ -56,6 +56,13 @@ describe('tracking user management', () => {
     });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'DUPLICATE' });
+    // the same name in other letter case is the same person to the login throttle (decisions, Identity 3)
+    const shouted = await t.request('POST', '/api/v1/users', {
+      token: t.adminToken,
+      body: { username: supervisor.username.toUpperCase(), password: TEST_PASSWORD, name: 'Dup', role: 'OPERATOR' },
+    });
+    expect(shouted.statusCode).toBe(409);
+    expect(shouted.json()).toMatchObject({ code: 'DUPLICATE' });
     expect(await userCount()).toBe(before);
   });
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import {
   AppError,
   changedUserColumns,
@@ -50,10 +50,15 @@ export async function getUser(ctx: UseCaseContext, userId: number) {
   return toUserView(row);
 }
 
-/** A new account always belongs to this instance's department, whatever the caller sends. */
+/**
+ * A new account always belongs to this instance's department, whatever the caller sends. Usernames that
+ * differ only in case are one name (the login throttle counts them as one), as in the inventory service.
+ */
 export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
   const passwordHash = await hashPassword(input.password);
   return ctx.transaction(async (tx) => {
+    const [taken] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${input.username})`).limit(1);
+    if (taken) throw usernameTaken(input.username);
     const [row] = await tx
       .insert(users)
       .values({
