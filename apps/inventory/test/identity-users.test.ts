@@ -177,7 +177,7 @@ describe('user management', () => {
     const before = await auditCount();
     const unknownOnly = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { foo: 1 } });
     expect(unknownOnly.statusCode).toBe(400);
-    expect(unknownOnly.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(unknownOnly.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
     const same = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { name: '王五', role: 'INBOUND', active: true } });
     expect(same.statusCode).toBe(200);
     expect(same.json()).toMatchObject({ id: user.id, name: '王五', role: 'INBOUND', active: true });

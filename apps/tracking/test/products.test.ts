@@ -246,7 +246,7 @@ describe('products', () => {
       for (const body of [{ serial_number: 'FFFFFFFFFFFFFFFF' }, { stocked_in_at: '2025-01-01T00:00:00Z', colour: 'red' }]) {
         const res = await t.request('PATCH', `/api/v1/products/${product.id}`, { token: t.adminToken, body });
         expect(res.statusCode, JSON.stringify(body)).toBe(422);
-        expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', msg: expect.stringContaining('没有需要修改的字段') });
+        expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body', msg: expect.stringContaining('没有需要修改的字段') });
       }
       const row = await productRow(product.id);
       expect(row.serialNumber).toBe(product.serial_number);

@@ -181,7 +181,7 @@ describe('tracking user management', () => {
     const before = await auditCount();
     const unknownOnly = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { team: 'X' } });
     expect(unknownOnly.statusCode).toBe(422);
-    expect(unknownOnly.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(unknownOnly.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'body' });
     const elsewhere = await t.request('PATCH', `/api/v1/users/${user.id}`, { token: t.adminToken, body: { department: 'BETA' } });
     expect(elsewhere.statusCode).toBe(422);
     expect(elsewhere.json()).toMatchObject({ code: 'VALIDATION_FAILED', field: 'department' });

@@ -28,7 +28,7 @@ export function refuseSelfDeactivation(actor: Actor, userId: number, active: boo
  */
 export function requirePatchedField<Body extends object>(input: Body, fields: readonly (keyof Body & string)[]): void {
   if (!fields.some((field) => input[field] !== undefined)) {
-    throw new AppError('VALIDATION_FAILED', `没有需要修改的字段（可修改: ${fields.join(', ')}）`);
+    throw new AppError('VALIDATION_FAILED', `没有需要修改的字段（可修改: ${fields.join(', ')}）`, { field: 'body' });
   }
 }
 

@@ -27,7 +27,7 @@ const EDITABLE_FIELDS = [
  */
 export async function updateStockRow(ctx: UseCaseContext, id: number, input: UpdateStockBody): Promise<StockRowView> {
   if (!EDITABLE_FIELDS.some((field) => input[field] !== undefined)) {
-    throw validationFailed(`没有需要修改的字段（可修改: ${EDITABLE_FIELDS.join(', ')}）`);
+    throw validationFailed(`没有需要修改的字段（可修改: ${EDITABLE_FIELDS.join(', ')}）`, { field: 'body' });
   }
   const row = await ctx.transaction(async (tx) => {
     const current = await lockScopedStockRow(tx, ctx.scope(), id, input.source_table);
