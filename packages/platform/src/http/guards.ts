@@ -93,19 +93,15 @@ export function installRequestGuards(app: FastifyInstance, options: GuardOptions
     if (!request.routeOptions.config.idempotent) return;
     const key = idempotencyKey(request);
     const result = await options.locks.acquire(key, IDEMPOTENCY_TTL_MS);
-    if (result === 'held') {
-      // the refusal comes without the handler, so an unconfirmed cached actor is confirmed first (401 / 403 win)
-      await actors.confirm(request);
-      assertPermitted(request);
-      throw new AppError('LOCK_HELD', '相同的请求正在处理中，请勿重复提交');
-    }
     if (result === 'unavailable') request.log.warn({ key }, 'idempotency lock store unreachable; proceeding without the lock');
-    else request.idempotencyLock = { key, token: result.token };
-    // held now, so a twin arriving meanwhile meets it; the cached actor is confirmed before the handler runs
-    if (!request.routeOptions.config.actorConfirmedByHandler) {
+    else if (result !== 'held') request.idempotencyLock = { key, token: result.token };
+    // Only now, the lock held (a twin arriving meanwhile meets it), is a cached actor confirmed: before the
+    // refusal, which comes without the handler (401 / 403 win), and before a handler that does not confirm it.
+    if (result === 'held' || !request.routeOptions.config.actorConfirmedByHandler) {
       await actors.confirm(request);
       assertPermitted(request);
     }
+    if (result === 'held') throw new AppError('LOCK_HELD', '相同的请求正在处理中，请勿重复提交');
   });
 
   app.addHook('onResponse', async (request) => {

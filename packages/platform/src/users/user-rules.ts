@@ -1,4 +1,6 @@
-import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Queryable } from '../db/database.js';
 import type { Actor } from '../auth/actor.js';
 import { keywordMatch } from '../db/scope-sql.js';
 import { AppError } from '../errors.js';
@@ -16,6 +18,22 @@ export function userListConditions(
 }
 
 export const usernameTaken = (username: string) => new AppError('DUPLICATE', `用户名 ${username} 已存在`, { username });
+
+/**
+ * 409 DUPLICATE naming the first of `usernames` already taken, whatever its case: usernames differing only in
+ * case name one person (the login throttle counts them as one). One query for any number of names.
+ */
+export async function assertUsernamesFree(q: Queryable, table: PgTable, username: PgColumn, usernames: readonly string[]): Promise<void> {
+  const lowered = usernames.map((name) => name.toLowerCase());
+  const taken = await q
+    .select({ username })
+    .from(table)
+    .where(sql`lower(${username}) = any(${sql.param(lowered)}::text[])`)
+    .limit(1);
+  if (taken.length === 0) return;
+  const stored = String(taken[0]!.username).toLowerCase();
+  throw usernameTaken(usernames.find((name) => name.toLowerCase() === stored) ?? usernames[0]!);
+}
 
 /** Nobody deactivates their own account, so an administrator cannot lock themselves out. */
 export function refuseSelfDeactivation(actor: Actor, userId: number, active: boolean | undefined): void {

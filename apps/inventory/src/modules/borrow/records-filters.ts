@@ -1,5 +1,5 @@
 import { and, sql, type SQL } from 'drizzle-orm';
-import { canAny, companyCondition, isCrossDomain, likePattern, timeRangeCondition, type UseCaseContext } from '@wms/platform';
+import { canAny, companyCondition, isCrossDomain, keywordPattern, timeRangeCondition, type UseCaseContext } from '@wms/platform';
 import { transBorrow, users } from '../../db/schema/index.js';
 import { BORROW_APPROVAL, BORROW_DISPATCH } from './request-access.js';
 import type { BorrowRecordsQuery } from './schemas.js';
@@ -23,9 +23,8 @@ function visibleSlips(ctx: UseCaseContext): SQL | undefined {
  * the name shown, the user table's, and by the name stored at dispatch).
  */
 function keywordCondition(keyword: string | undefined): SQL | undefined {
-  const text = keyword?.trim();
-  if (!text) return undefined;
-  const pattern = likePattern(text);
+  const pattern = keywordPattern(keyword);
+  if (!pattern) return undefined;
   return sql`${transBorrow.borrowNo} in (
     select k.borrow_no from trans_borrow k
      where k.borrow_no ilike ${pattern} or k.material_name ilike ${pattern} or k.spec_model ilike ${pattern}

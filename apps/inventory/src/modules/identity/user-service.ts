@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import {
   AppError,
+  assertUsernamesFree,
   changedUserColumns,
   companyCondition,
   forbidden,
@@ -53,10 +54,8 @@ async function hashedUser(input: CreateUserBody): Promise<NewUser> {
   return { input, passwordHash: await hashPassword(input.password) };
 }
 
+/** Inserts users whose role the caller may assign and whose usernames are free (both checked by the caller). */
 async function insertUser(ctx: UseCaseContext, tx: Tx, { input, passwordHash }: NewUser) {
-  assertMayAssignRole(ctx, input.role);
-  const companyName = companyForCreate(ctx.actor, input.company_name);
-  await assertUsernameFree(tx, input.username);
   const [row] = await tx
     .insert(users)
     .values({
@@ -64,7 +63,7 @@ async function insertUser(ctx: UseCaseContext, tx: Tx, { input, passwordHash }: 
       passwordHash,
       name: input.name,
       role: input.role,
-      companyName,
+      companyName: companyForCreate(ctx.actor, input.company_name),
       email: input.email ?? null,
       active: input.active ?? true,
     })
@@ -74,18 +73,13 @@ async function insertUser(ctx: UseCaseContext, tx: Tx, { input, passwordHash }: 
   return toUserView(row);
 }
 
-/**
- * Usernames differing only in case name one person: the login throttle counts them as one (decisions,
- * credential throttling), so a second account `Admin` beside `admin` would share its lockout.
- */
-async function assertUsernameFree(tx: Tx, username: string) {
-  const [taken] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`).limit(1);
-  if (taken) throw usernameTaken(username);
-}
-
 export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
+  assertMayAssignRole(ctx, input.role);
   const user = await hashedUser(input);
-  return ctx.transaction((tx) => insertUser(ctx, tx, user));
+  return ctx.transaction(async (tx) => {
+    await assertUsernamesFree(tx, users, users.username, [input.username]);
+    return insertUser(ctx, tx, user);
+  });
 }
 
 /** All or nothing: one bad or duplicate row leaves the whole batch unwritten and names the row. */
@@ -99,6 +93,7 @@ export async function createUsersInBatch(ctx: UseCaseContext, input: { users: Cr
   }
   const hashed = await Promise.all(input.users.map(hashedUser));
   const created = await ctx.transaction(async (tx) => {
+    await assertUsernamesFree(tx, users, users.username, input.users.map((user) => user.username));
     const rows = [];
     for (const user of hashed) rows.push(await insertUser(ctx, tx, user));
     return rows;

@@ -1,5 +1,5 @@
-import { and, asc, ilike, inArray, type SQL } from 'drizzle-orm';
-import { AppError, companyCondition, likePattern, validationFailed, type CompanyScope, type Queryable } from '@wms/platform';
+import { and, asc, inArray, type SQL } from 'drizzle-orm';
+import { AppError, companyCondition, containsIgnoringCase, validationFailed, type CompanyScope, type Queryable } from '@wms/platform';
 import { materials } from '../../db/schema/index.js';
 import type { MaterialCandidate } from './schemas.js';
 
@@ -123,7 +123,7 @@ function nearNames(q: Queryable, inScope: SQL | undefined, name: string): Promis
   return q
     .select(columns)
     .from(materials)
-    .where(and(inScope, ilike(materials.name, likePattern(name))))
+    .where(and(inScope, containsIgnoringCase(materials.name, name)))
     .orderBy(asc(materials.id))
     .limit(LISTED);
 }

@@ -8,6 +8,8 @@ import type { ScrapRequestView, SubmitScrapBody } from './schemas.js';
 import { borrowScrapLine, lockBorrowLinesForScrap } from './submit-borrow-service.js';
 
 type AutoItem = SubmitScrapBody['items'][number];
+/** What a request asks of one source: its quantities summed, the first location named. */
+type Asked = Map<number, { quantity: Decimal; location: string }>;
 
 /**
  * POST /scrap/request with auto-mode sources (contract §4: `mode (scan or auto)`, items by source_table):
@@ -43,8 +45,8 @@ interface CheckedLine {
 }
 
 /** The same source named twice is one line for the sum of its quantities (as stock rows are merged). */
-function merged(items: readonly AutoItem[]): Map<number, { quantity: Decimal; location: string }> {
-  const byId = new Map<number, { quantity: Decimal; location: string }>();
+function merged(items: readonly AutoItem[]): Asked {
+  const byId: Asked = new Map();
   for (const item of items) {
     const seen = byId.get(item.stock_id);
     const quantity = new Decimal(toDecimalString(item.scrap_qty));
@@ -56,7 +58,7 @@ function merged(items: readonly AutoItem[]): Map<number, { quantity: Decimal; lo
   return byId;
 }
 
-async function borrowedLines(ctx: UseCaseContext, tx: Tx, items: Map<number, { quantity: Decimal; location: string }>): Promise<CheckedLine[]> {
+async function borrowedLines(ctx: UseCaseContext, tx: Tx, items: Asked): Promise<CheckedLine[]> {
   if (items.size === 0) return [];
   const lines = await lockBorrowLinesForScrap(tx, ctx.scope(), [...items.keys()], ctx.now);
   return lines.map((line) => {
@@ -75,7 +77,7 @@ async function borrowedLines(ctx: UseCaseContext, tx: Tx, items: Map<number, { q
 }
 
 /** Ledger entries in id order (the lock order of every ledger write). */
-async function ledgerLines(ctx: UseCaseContext, tx: Tx, items: Map<number, { quantity: Decimal; location: string }>): Promise<CheckedLine[]> {
+async function ledgerLines(ctx: UseCaseContext, tx: Tx, items: Asked): Promise<CheckedLine[]> {
   const checked: CheckedLine[] = [];
   for (const id of [...items.keys()].sort((a, b) => a - b)) {
     const asked = items.get(id)!;

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import {
   AppError,
+  assertUsernamesFree,
   changedUserColumns,
   hashPassword,
   notFound,
@@ -57,8 +58,7 @@ export async function getUser(ctx: UseCaseContext, userId: number) {
 export async function createUser(ctx: UseCaseContext, input: CreateUserBody) {
   const passwordHash = await hashPassword(input.password);
   return ctx.transaction(async (tx) => {
-    const [taken] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${input.username})`).limit(1);
-    if (taken) throw usernameTaken(input.username);
+    await assertUsernamesFree(tx, users, users.username, [input.username]);
     const [row] = await tx
       .insert(users)
       .values({
