@@ -320,6 +320,26 @@ describe('POST /scrap/request with auto-mode sources (contract §4: mode scan or
     expect(ledgerOnly).toMatchObject({ mode: 'auto', reason_category: '不良品报废' });
   });
 
+  it('needs the code of each source’s own submission too (defective_scrap for a ledger entry), before the lock', async () => {
+    const out = await borrowedLine(2);
+    const { entry } = await heldEntry(w, 10, 2);
+    const before = await scrapCounts(t);
+    // OUTBOUND holds scrap_apply and op_return:operation, not defective_scrap
+    const ledgerItems = [{ source_table: 'trans_defective_goods', stock_id: entry.id, scrap_qty: 1 }];
+    const body = { reason: nextReason('自动'), approver_ids: [w.mgr.id], items: ledgerItems };
+    const twins = await Promise.all([post(t, scrapApi('/request'), w.op.token, body), post(t, scrapApi('/request'), w.op.token, body)]);
+    for (const refused of twins) {
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'FORBIDDEN', msg: expect.stringContaining('defective_scrap') });
+    }
+    const withBorrowed = await autoScrap(w.op.token, [{ source_table: 'trans_borrow', stock_id: out.line.id, scrap_qty: 2 }, ...ledgerItems]);
+    expect(withBorrowed.statusCode).toBe(403);
+    expect(await scrapCounts(t)).toEqual(before);
+
+    await ok(await autoScrap(w.op.token, [{ source_table: 'trans_borrow', stock_id: out.line.id, scrap_qty: 2 }]), 201);
+    await ok(await autoScrap(w.mgr.token, ledgerItems), 201);
+  });
+
   it('refuses part of a borrowed line, more than is out or held, another company and both modes at once, writing nothing', async () => {
     const out = await borrowedLine(4);
     const { entry } = await heldEntry(w, 10, 2);

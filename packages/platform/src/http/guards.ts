@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Actor } from '../auth/actor.js';
-import { canAny } from '../auth/actor.js';
+import { can, canAny } from '../auth/actor.js';
 import { SUPER_ADMIN_ONLY } from '../auth/permissions.js';
 import { ActorCache, ActorChanged, confirmActorVersion, readActorVersion, type ActorCheck, type ActorSource } from '../auth/actor-source.js';
 import { InvalidTokenError, type TokenService } from '../auth/jwt.js';
@@ -18,6 +18,11 @@ declare module 'fastify' {
     public?: boolean;
     /** The caller needs at least one of these codes. */
     permission?: string | readonly string[];
+    /**
+     * Codes that what the body names needs as well, every one of them (a shared route whose items may
+     * come from several flows). Read from the parsed body before validation: it must expect anything.
+     */
+    bodyPermissions?: (body: unknown) => readonly string[];
     /** Guarded by the idempotency lock (spec 5.3–5.4). */
     idempotent?: boolean;
     /** Authenticated by X-API-Key against this setting instead of a token. */
@@ -148,15 +153,24 @@ function requiredCodes(request: FastifyRequest): readonly string[] {
   return typeof required === 'string' ? [required] : required;
 }
 
+/** The codes the body needs that the caller lacks. */
+function missingBodyCodes(request: FastifyRequest): string[] {
+  const needed = request.routeOptions.config.bodyPermissions?.(request.body) ?? [];
+  return needed.filter((code) => !can(request.actor, code));
+}
+
 function permitted(request: FastifyRequest): boolean {
   const codes = requiredCodes(request);
-  return codes.length === 0 || canAny(request.actor, codes);
+  return (codes.length === 0 || canAny(request.actor, codes)) && missingBodyCodes(request).length === 0;
 }
 
 function assertPermitted(request: FastifyRequest): void {
-  if (permitted(request)) return;
   const codes = requiredCodes(request);
-  throw forbidden(codes.includes(SUPER_ADMIN_ONLY) ? '仅超级管理员可以执行此操作' : `缺少权限: ${codes.join(' 或 ')}`);
+  if (codes.length > 0 && !canAny(request.actor, codes)) {
+    throw forbidden(codes.includes(SUPER_ADMIN_ONLY) ? '仅超级管理员可以执行此操作' : `缺少权限: ${codes.join(' 或 ')}`);
+  }
+  const missing = missingBodyCodes(request);
+  if (missing.length > 0) throw forbidden(`缺少权限: ${missing.join('、')}`);
 }
 
 /**

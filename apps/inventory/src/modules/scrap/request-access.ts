@@ -11,6 +11,18 @@ export const DEFECTIVE_SCRAP = 'defective_scrap';
 export const BORROW_SCRAP = 'op_return:operation';
 
 /**
+ * POST /scrap/request takes borrow lines and ledger entries too: they need the codes of their own
+ * submissions (/borrow/scrap-request, /inbound/stock/defective/<id>/scrap-request) there as well, so the
+ * shared path is no way around them. Read by the request guard from the body before validation.
+ */
+export function sourcePermissions(body: unknown): string[] {
+  const items = (body as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) return [];
+  const tables = new Set(items.map((item: unknown) => (item as { source_table?: unknown } | null)?.source_table));
+  return [...(tables.has('trans_borrow') ? [BORROW_SCRAP] : []), ...(tables.has('trans_defective_goods') ? [DEFECTIVE_SCRAP] : [])];
+}
+
+/**
  * Who sees which requests: executors (scrap_execute) every request of their company scope, everybody
  * else the requests they applied for or may approve (an approver must find what waits for them).
  */

@@ -7,7 +7,7 @@ import { submitProductionScrap } from './production-scrap-service.js';
 import { exportScrapRecords } from './records-export.js';
 import { listScrapRecords } from './records-service.js';
 import { registerRemovedScrapEndpoints } from './removed-endpoints.js';
-import { BORROW_SCRAP, DEFECTIVE_SCRAP, SCRAP_APPLY, SCRAP_EXECUTE, SCRAP_LIST } from './request-access.js';
+import { BORROW_SCRAP, DEFECTIVE_SCRAP, SCRAP_APPLY, SCRAP_EXECUTE, SCRAP_LIST, sourcePermissions } from './request-access.js';
 import { approveScrapRequest, rejectScrapRequest, withdrawScrapRequest } from './request-lifecycle-service.js';
 import { getScrapRequest, listScrapRequests } from './request-read-service.js';
 import { scanForScrap } from './scan-service.js';
@@ -53,14 +53,14 @@ function registerSubmissionRoutes(app: InventoryFastify, deps: InventoryDeps) {
   const created = { 201: ScrapRequestView, ...errorResponses };
 
   app.post(`${API_PREFIX}/scrap/request`, {
-    config: { permission: SCRAP_APPLY, idempotent: true },
+    config: { permission: SCRAP_APPLY, bodyPermissions: sourcePermissions, idempotent: true },
     schema: {
       tags,
       summary: '提交报废申请（库存行：扫码模式，提交时预留；借用明细与不良品台账：自动模式）',
       description:
         '一个申请只有一种模式，由来源决定：库存行为 scan，借用明细 (trans_borrow) 与不良品台账 (trans_defective_goods) 为 auto；' +
         '两种来源混合或与 mode 不符时 400 MIXED_SCRAP_MODES。借用明细须整行报废（scrap_qty 等于未归还数量，否则先拆分：400 SPLIT_REQUIRED），' +
-        '与 /borrow/scrap-request、/inbound/stock/defective/<id>/scrap-request 的检查相同，不预留库存。' +
+        '与 /borrow/scrap-request、/inbound/stock/defective/<id>/scrap-request 的检查相同（含其权限：借用明细另需 op_return:operation，不良品台账另需 defective_scrap），不预留库存。' +
         'allowed_approvers = approver_ids（若传），否则为提交时本公司持有 scrap_execute 的在职用户。',
       body: SubmitScrapBody,
       response: created,
