@@ -2277,7 +2277,7 @@ export interface paths {
         put?: never;
         /**
          * 提交报废申请（库存行：扫码模式，提交时预留；借用明细与不良品台账：自动模式）
-         * @description 一个申请只有一种模式，由来源决定：库存行为 scan，借用明细 (trans_borrow) 与不良品台账 (trans_defective_goods) 为 auto；两种来源混合或与 mode 不符时 400 MIXED_SCRAP_MODES。借用明细须整行报废（scrap_qty 等于未归还数量，否则先拆分：400 SPLIT_REQUIRED），与 /borrow/scrap-request、/inbound/stock/defective/<id>/scrap-request 的检查相同，不预留库存。allowed_approvers = approver_ids（若传），否则为提交时本公司持有 scrap_execute 的在职用户。
+         * @description 一个申请只有一种模式，由来源决定：库存行为 scan，借用明细 (trans_borrow) 与不良品台账 (trans_defective_goods) 为 auto；两种来源混合或与 mode 不符时 400 MIXED_SCRAP_MODES。借用明细须整行报废（scrap_qty 等于未归还数量，否则先拆分：400 SPLIT_REQUIRED），与 /borrow/scrap-request、/inbound/stock/defective/<id>/scrap-request 的检查相同（含其权限：借用明细另需 op_return:operation，不良品台账另需 defective_scrap），不预留库存。allowed_approvers = approver_ids（若传），否则为提交时本公司持有 scrap_execute 的在职用户。
          */
         post: operations["postScrapRequest"];
         delete?: never;
