@@ -387,6 +387,21 @@ describe('GET /scrap/scan', () => {
     expect(onlyLedger).toMatchObject({ source_table: 'trans_defective_goods', stock_id: entry.id });
   });
 
+  it('accepts only a 在库 stock row (400 NOT_IN_STOCK otherwise, as the outbound scan); a ledger entry of its sku stays scannable by its request', async () => {
+    const { row, entry } = await heldEntry(w, 10, 2);
+    const ledgerRequest = await ledgerScrapOk(w, entry.id, 1);
+    for (const status of ['冻结', '不良品']) {
+      await ok(await post(t, `/api/v1/inbound/stock/${row.id}/change-status`, w.mgr.token, { status }));
+      const refused = await t.request('GET', scrapApi(`/scan?barcode=${row.sku}`), { token: w.mgr.token });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'NOT_IN_STOCK', status });
+      const byLedger = await ok<Record<string, unknown>>(await t.request('GET', scrapApi(`/scan?barcode=${row.sku}&request_id=${ledgerRequest.id}`), { token: w.mgr.token }));
+      expect(byLedger).toMatchObject({ source_table: 'trans_defective_goods', stock_id: entry.id, in_request: true });
+    }
+    await ok(await post(t, `/api/v1/inbound/stock/${row.id}/change-status`, w.mgr.token, { status: '在库' }));
+    expect((await t.request('GET', scrapApi(`/scan?barcode=${row.sku}`), { token: w.mgr.token })).json()).toMatchObject({ source_table: 'stock_buy', status: '在库' });
+  });
+
   it('answers 404 for an unknown barcode or request, 403 OTHER_COMPANY for another company’s, 403 without a scrap code', async () => {
     const beta = await materialWithStock(t, 'BETA', [3]);
     expect((await t.request('GET', scrapApi('/scan?barcode=NOPE-123'), { token: w.mgr.token })).statusCode).toBe(404);

@@ -2466,7 +2466,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 报废扫码：带 request_id 时按申请行选择库存行或不良品台账；否则按 成品、半成品、外购件、不良品台账 的顺序 */
+        /** 报废扫码：带 request_id 时按申请行选择库存行或不良品台账；否则按 成品、半成品、外购件、不良品台账 的顺序；选中的库存行不在库时 400 NOT_IN_STOCK */
         get: operations["getScrapScan"];
         put?: never;
         post?: never;

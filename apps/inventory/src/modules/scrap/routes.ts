@@ -168,7 +168,7 @@ function registerRequestRoutes(app: InventoryFastify, deps: InventoryDeps) {
     config: { permission: [SCRAP_EXECUTE, SCRAP_APPLY, DEFECTIVE_SCRAP] },
     schema: {
       tags,
-      summary: '报废扫码：带 request_id 时按申请行选择库存行或不良品台账；否则按 成品、半成品、外购件、不良品台账 的顺序',
+      summary: '报废扫码：带 request_id 时按申请行选择库存行或不良品台账；否则按 成品、半成品、外购件、不良品台账 的顺序；选中的库存行不在库时 400 NOT_IN_STOCK',
       querystring: ScrapScanQuery,
       response: { 200: ScrapScanView, ...errorResponses },
     },

@@ -20,7 +20,7 @@ type Candidate = Omit<ScrapScanView, 'in_request' | 'request_scrap_qty' | 'avail
  * the request's lines decide (the row or entry it names); otherwise, or when it names none of them,
  * the fixed order stock_product, stock_semi, stock_buy, trans_defective_goods (open entries before
  * finished ones, then the oldest). Unknown barcode 404; a barcode only of another company 403
- * OTHER_COMPANY with `company`. A stock row's scrappable quantity adds back what this request still
+ * OTHER_COMPANY with `company`; the stock row chosen not 在库 400 NOT_IN_STOCK. A stock row's scrappable quantity adds back what this request still
  * reserves on it (while it is open), as the outbound scan does.
  */
 export async function scanForScrap(ctx: UseCaseContext, query: ScrapScanQuery): Promise<ScrapScanView> {
@@ -37,8 +37,16 @@ export async function scanForScrap(ctx: UseCaseContext, query: ScrapScanQuery): 
       throw new AppError('OTHER_COMPANY', `条码 ${barcode} 属于其他公司（${company}）`, { company, barcode });
     }
     const named = request && visible.find((candidate) => lineOf(request, candidate));
-    return viewOf(named ?? visible[0]!, request);
+    return viewOf(acceptedByScan(named ?? visible[0]!), request);
   });
+}
+
+/** Only a 在库 stock row is accepted by a scan (spec 2.2, 7; contract §8: scrap execution), as at the outbound scan. */
+function acceptedByScan(candidate: Candidate): Candidate {
+  if (candidate.source_table !== 'trans_defective_goods' && candidate.status !== '在库') {
+    throw new AppError('NOT_IN_STOCK', `条码 ${candidate.sku} 的库存状态为「${candidate.status}」，不能报废`, { barcode: candidate.sku, status: candidate.status });
+  }
+  return candidate;
 }
 
 /** Every row and ledger entry carrying the barcode, in the fixed order. */
