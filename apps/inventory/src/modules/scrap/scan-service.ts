@@ -20,8 +20,8 @@ type Candidate = Omit<ScrapScanView, 'in_request' | 'request_scrap_qty' | 'avail
  * the request's lines decide (the row or entry it names); otherwise, or when it names none of them,
  * the fixed order stock_product, stock_semi, stock_buy, trans_defective_goods (open entries before
  * finished ones, then the oldest). Unknown barcode 404; a barcode only of another company 403
- * OTHER_COMPANY with `company`; the stock row chosen not 在库 400 NOT_IN_STOCK. A stock row's scrappable quantity adds back what this request still
- * reserves on it (while it is open), as the outbound scan does.
+ * OTHER_COMPANY with `company`; the stock row chosen not 在库 400 NOT_IN_STOCK. A stock row's scrappable
+ * quantity adds back what this request still reserves on it (while it is open), as the outbound scan does.
  */
 export async function scanForScrap(ctx: UseCaseContext, query: ScrapScanQuery): Promise<ScrapScanView> {
   const barcode = query.barcode.trim();
