@@ -159,14 +159,19 @@ function missingBodyCodes(request: FastifyRequest): string[] {
   return needed.filter((code) => !can(request.actor, code));
 }
 
-function permitted(request: FastifyRequest): boolean {
+/** The route's own code: one of `permission`, when it names any. */
+function holdsRouteCode(request: FastifyRequest): boolean {
   const codes = requiredCodes(request);
-  return (codes.length === 0 || canAny(request.actor, codes)) && missingBodyCodes(request).length === 0;
+  return codes.length === 0 || canAny(request.actor, codes);
+}
+
+function permitted(request: FastifyRequest): boolean {
+  return holdsRouteCode(request) && missingBodyCodes(request).length === 0;
 }
 
 function assertPermitted(request: FastifyRequest): void {
-  const codes = requiredCodes(request);
-  if (codes.length > 0 && !canAny(request.actor, codes)) {
+  if (!holdsRouteCode(request)) {
+    const codes = requiredCodes(request);
     throw forbidden(codes.includes(SUPER_ADMIN_ONLY) ? '仅超级管理员可以执行此操作' : `缺少权限: ${codes.join(' 或 ')}`);
   }
   const missing = missingBodyCodes(request);

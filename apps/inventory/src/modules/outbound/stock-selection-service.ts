@@ -5,7 +5,7 @@ import { readRequest, requestsInScope } from '../request-workflow/request-access
 import { priceVisibilityOf } from '../stock/price-visibility.js';
 import type { StockRowView } from '../stock/schemas.js';
 import { toStockRowView } from '../stock/stock-mapper.js';
-import { flattenJoined, selectStockRows } from '../stock/stock-rows.js';
+import { assertAcceptedByScan, flattenJoined, selectStockRows } from '../stock/stock-rows.js';
 import { addBackFor, withAddBack } from './add-back.js';
 import { lookUpScan } from './scan-statement.js';
 import { visibleRequests } from './request-access.js';
@@ -46,9 +46,7 @@ export async function scanForOutbound(ctx: UseCaseContext, query: ScanQuery): Pr
   if (!scopeAllows(scope, row.companyName) || (request && request.companyName !== row.companyName)) {
     throw new AppError('OTHER_COMPANY', `条码 ${barcode} 属于其他公司（${row.companyName}）`, { company: row.companyName });
   }
-  if (row.status !== '在库') {
-    throw new AppError('NOT_IN_STOCK', `条码 ${barcode} 的库存状态为「${row.status}」，不能出库`, { status: row.status });
-  }
+  assertAcceptedByScan(barcode, row.status, '出库');
   return withAddBack(toStockRowView(row, priceVisibilityOf(ctx.actor)), row.availableQuantity, addBackFor(request, row.id));
 }
 

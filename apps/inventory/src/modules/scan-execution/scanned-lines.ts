@@ -2,7 +2,7 @@ import { asc, inArray, or } from 'drizzle-orm';
 import { AppError, Decimal, toQuantityOrZero, type Tx } from '@wms/platform';
 import { stockRows } from '../../db/schema/index.js';
 import { quantityPerMaterial, quantityPerRow, type ReservationLine } from '../reservation/index.js';
-import { flattenJoined, selectStockRows, type StockRowWithMaterial } from '../stock/stock-rows.js';
+import { assertAcceptedByScan, flattenJoined, selectStockRows, type StockRowWithMaterial } from '../stock/stock-rows.js';
 
 /**
  * The scanned lines of an execution (contract §8 "Outbound and borrow execution"; also the scrap
@@ -113,9 +113,7 @@ function checkPicks(
   const picks: Pick[] = [];
   for (const [barcode, quantity] of scans) {
     const row = rowOfBarcode.get(barcode)!;
-    if (row.status !== '在库') {
-      throw new AppError('NOT_IN_STOCK', `条码 ${barcode} 的库存状态为「${row.status}」，不能${wording.verb}`, { barcode, status: row.status });
-    }
+    assertAcceptedByScan(barcode, row.status, wording.verb);
     if (!requested.has(keyOf(row))) {
       const what = match === 'row' ? `条码 ${barcode}` : `条码 ${barcode} 的物料「${row.materialName}」`;
       throw new AppError('VALIDATION_FAILED', `${what}不在该${wording.noun}中`, {

@@ -3,7 +3,7 @@ import { AppError, Decimal, scopeAllows, toQuantity, toQuantityOrZero, type Quer
 import { SCRAP_STATUS, stockRows, transDefectiveGoods, type ScrapRequestRow } from '../../db/schema/index.js';
 import { reservedOnRow } from '../reservation/index.js';
 import { readRequest } from '../request-workflow/request-access.js';
-import { flattenJoined, selectStockRows } from '../stock/stock-rows.js';
+import { assertAcceptedByScan, flattenJoined, selectStockRows } from '../stock/stock-rows.js';
 import { visibleRequests } from './request-access.js';
 import { scrapFlow } from './request-flow.js';
 import { isStockSource } from './scrap-modes.js';
@@ -41,11 +41,9 @@ export async function scanForScrap(ctx: UseCaseContext, query: ScrapScanQuery): 
   });
 }
 
-/** Only a 在库 stock row is accepted by a scan (spec 2.2, 7; contract §8: scrap execution), as at the outbound scan. */
+/** A stock row chosen must be 在库 (the scan rule of every stock scan); a ledger entry has no stock status. */
 function acceptedByScan(candidate: Candidate): Candidate {
-  if (candidate.source_table !== 'trans_defective_goods' && candidate.status !== '在库') {
-    throw new AppError('NOT_IN_STOCK', `条码 ${candidate.sku} 的库存状态为「${candidate.status}」，不能报废`, { barcode: candidate.sku, status: candidate.status });
-  }
+  if (candidate.source_table !== 'trans_defective_goods') assertAcceptedByScan(candidate.sku, candidate.status, '报废');
   return candidate;
 }
 

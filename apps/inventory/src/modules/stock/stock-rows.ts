@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { companyCondition, notFound, type CompanyScope, type Queryable, type Tx } from '@wms/platform';
+import { AppError, companyCondition, notFound, type CompanyScope, type Queryable, type Tx } from '@wms/platform';
 import { materials, stockRows, type StockKind, type StockRow } from '../../db/schema/index.js';
 
 /** The material columns every stock row answer carries; the company of a row is its material's (spec 2.2). */
@@ -58,4 +58,12 @@ export async function lockScopedStockRow(tx: Tx, scope: CompanyScope, id: number
 export async function readScopedStockRow(q: Queryable, scope: CompanyScope, id: number, sourceTable?: StockKind) {
   const [found] = await selectStockRows(q).where(and(eq(stockRows.id, id), companyCondition(scope, materials.companyName)));
   return assertFound(found && flattenJoined(found), sourceTable);
+}
+
+/**
+ * The scan rule (spec 2.2 and 7, contract §8): only a 在库 row is accepted by an outbound, dispatch or
+ * scrap scan; any other status is 400 NOT_IN_STOCK. `verb` names what the scan was for.
+ */
+export function assertAcceptedByScan(barcode: string, status: string, verb: string): void {
+  if (status !== '在库') throw new AppError('NOT_IN_STOCK', `条码 ${barcode} 的库存状态为「${status}」，不能${verb}`, { barcode, status });
 }
